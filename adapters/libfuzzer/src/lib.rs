@@ -1,0 +1,2 @@
+//! typefuzz adapter for libfuzzer (work in progress).
+#![deny(missing_docs)]

@@ -1,0 +1,2 @@
+//! typefuzz adapter for proptest (work in progress).
+#![deny(missing_docs)]

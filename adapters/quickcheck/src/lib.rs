@@ -1,0 +1,2 @@
+//! typefuzz adapter for quickcheck (work in progress).
+#![deny(missing_docs)]

@@ -1,0 +1,317 @@
+//! The byte codec: a compact encoding of [`Mutate`] values that every byte string decodes.
+//!
+//! Corpus files, regression files and libFuzzer's buffers hold this encoding. Decoding is total:
+//! reading past the end yields zero bytes, collection lengths are capped by a budget that starts at
+//! the input's length (so decoding allocates O(input length)), and nesting deeper than
+//! [`Decoder::MAX_DEPTH`] yields the smallest value of the type instead of recursing.
+//!
+//! ```
+//! use typefuzz::codec::{from_bytes, to_bytes};
+//! let v = vec![Some(3u16), None];
+//! assert_eq!(from_bytes::<Vec<Option<u16>>>(&to_bytes(&v)), v);
+//! let _any: Vec<Option<u16>> = from_bytes(b"\xff\xff\xff anything at all");
+//! ```
+
+use crate::{Context, Mutate};
+
+/// Encodes `value` into a fresh byte vector.
+///
+/// ```
+/// assert_eq!(typefuzz::codec::to_bytes(&0x0102u16), vec![2, 1]);
+/// ```
+pub fn to_bytes<T: Mutate>(value: &T) -> Vec<u8> {
+    let mut out = Encoder::new();
+    value.encode(&mut out);
+    out.into_bytes()
+}
+
+/// Decodes a value from any byte string (total: never panics).
+///
+/// ```
+/// assert_eq!(typefuzz::codec::from_bytes::<u16>(&[2, 1]), 0x0102);
+/// assert_eq!(typefuzz::codec::from_bytes::<u16>(&[]), 0);
+/// ```
+pub fn from_bytes<T: Mutate>(bytes: &[u8]) -> T {
+    T::decode(&mut Decoder::new(bytes))
+}
+
+/// The output side of the codec: a byte buffer plus the nesting depth, mirrored by [`Decoder`].
+///
+/// ```
+/// let mut out = typefuzz::codec::Encoder::new();
+/// out.write_len(300);
+/// assert_eq!(out.as_bytes(), &[0xac, 0x02]);
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Encoder {
+    bytes: Vec<u8>,
+    depth: usize,
+}
+
+impl Encoder {
+    /// An empty encoder.
+    ///
+    /// ```
+    /// assert!(typefuzz::codec::Encoder::new().as_bytes().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Encoder::default()
+    }
+
+    /// Appends one byte.
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.write_byte(7);
+    /// assert_eq!(out.as_bytes(), &[7]);
+    /// ```
+    pub fn write_byte(&mut self, byte: u8) {
+        self.bytes.push(byte);
+    }
+
+    /// Appends raw bytes.
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.write_bytes(b"ab");
+    /// assert_eq!(out.as_bytes(), b"ab");
+    /// ```
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Appends a length or count as a LEB128 varint.
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.write_len(5);
+    /// assert_eq!(out.as_bytes(), &[5]);
+    /// ```
+    pub fn write_len(&mut self, mut len: usize) {
+        loop {
+            let low = (len & 0x7f) as u8;
+            len >>= 7;
+            if len == 0 {
+                self.bytes.push(low);
+                return;
+            }
+            self.bytes.push(low | 0x80);
+        }
+    }
+
+    /// Appends the tag of variant `index` out of `count` variants (one byte up to 256 variants).
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.write_tag(2, 3);
+    /// assert_eq!(out.as_bytes(), &[2]);
+    /// ```
+    pub fn write_tag(&mut self, index: usize, count: usize) {
+        if count <= 256 {
+            self.bytes.push(index as u8);
+        } else {
+            self.bytes.extend_from_slice(&(index as u32).to_le_bytes());
+        }
+    }
+
+    /// Encodes a nested value one level deeper; past [`Decoder::MAX_DEPTH`] nothing is written,
+    /// matching the decoder, which produces the smallest value there.
+    ///
+    /// ```
+    /// use typefuzz::codec::EncodeInto;
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.nested(|out| 5u8.encode_into(out));
+    /// assert_eq!(out.as_bytes(), &[5]);
+    /// ```
+    pub fn nested(&mut self, f: impl FnOnce(&mut Self)) {
+        if self.depth >= Decoder::MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        f(self);
+        self.depth -= 1;
+    }
+
+    /// The bytes written so far.
+    ///
+    /// ```
+    /// assert!(typefuzz::codec::Encoder::new().as_bytes().is_empty());
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes written.
+    ///
+    /// ```
+    /// assert!(typefuzz::codec::Encoder::new().into_bytes().is_empty());
+    /// ```
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+/// Method-call sugar for [`Mutate::encode`], handy in hand-written impls.
+///
+/// ```
+/// use typefuzz::codec::{EncodeInto, Encoder};
+/// let mut out = Encoder::new();
+/// true.encode_into(&mut out);
+/// assert_eq!(out.as_bytes(), &[1]);
+/// ```
+pub trait EncodeInto {
+    /// Appends the encoding of `self`.
+    fn encode_into(&self, out: &mut Encoder);
+}
+
+impl<T: Mutate> EncodeInto for T {
+    fn encode_into(&self, out: &mut Encoder) {
+        self.encode(out)
+    }
+}
+
+/// The input side of the codec: a cursor over any byte string that never fails.
+///
+/// ```
+/// let mut input = typefuzz::codec::Decoder::new(&[1, 2]);
+/// assert_eq!(input.read_byte(), 1);
+/// assert_eq!(input.read_byte(), 2);
+/// assert_eq!(input.read_byte(), 0); // past the end: zeros
+/// ```
+#[derive(Debug, Clone)]
+pub struct Decoder<'a> {
+    bytes: &'a [u8],
+    position: usize,
+    budget: usize,
+    depth: usize,
+}
+
+impl<'a> Decoder<'a> {
+    /// Nesting bound of decoding and encoding: deeper values decode as the smallest value.
+    pub const MAX_DEPTH: usize = 256;
+
+    /// A decoder over `bytes`, with an element budget of `bytes.len()`.
+    ///
+    /// ```
+    /// assert!(typefuzz::codec::Decoder::new(b"").is_empty());
+    /// ```
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Decoder { bytes, position: 0, budget: bytes.len(), depth: 0 }
+    }
+
+    /// Whether every input byte has been read.
+    ///
+    /// ```
+    /// assert!(!typefuzz::codec::Decoder::new(b"x").is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.position >= self.bytes.len()
+    }
+
+    /// The next byte, or 0 past the end.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::codec::Decoder::new(&[9]).read_byte(), 9);
+    /// ```
+    pub fn read_byte(&mut self) -> u8 {
+        match self.bytes.get(self.position) {
+            Some(&byte) => {
+                self.position += 1;
+                byte
+            }
+            None => 0,
+        }
+    }
+
+    /// The next `N` bytes, zero-filled past the end.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::codec::Decoder::new(&[1]).read_array::<2>(), [1, 0]);
+    /// ```
+    pub fn read_array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0u8; N];
+        let available = self.bytes.len().saturating_sub(self.position).min(N);
+        out[..available].copy_from_slice(&self.bytes[self.position..self.position + available]);
+        self.position += available;
+        out
+    }
+
+    /// Up to `len` raw bytes (fewer if the input ends first).
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::codec::Decoder::new(b"abc").read_bytes(5), b"abc");
+    /// ```
+    pub fn read_bytes(&mut self, len: usize) -> &'a [u8] {
+        let available = self.bytes.len().saturating_sub(self.position).min(len);
+        let out = &self.bytes[self.position..self.position + available];
+        self.position += available;
+        out
+    }
+
+    /// A LEB128 length, capped by the remaining element budget and charged against it, so the
+    /// total number of collection elements decoded never exceeds the input length.
+    ///
+    /// ```
+    /// let mut input = typefuzz::codec::Decoder::new(&[200, 1]);
+    /// assert!(input.read_len() <= 2);
+    /// ```
+    pub fn read_len(&mut self) -> usize {
+        let mut value: u64 = 0;
+        for shift in (0..64).step_by(7) {
+            let byte = self.read_byte();
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        let len = usize::try_from(value).unwrap_or(usize::MAX).min(self.budget);
+        self.budget -= len;
+        len
+    }
+
+    /// A variant index in `0..count` (`count` must be positive).
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::codec::Decoder::new(&[7]).read_tag(3), 1);
+    /// ```
+    pub fn read_tag(&mut self, count: usize) -> usize {
+        if count <= 256 {
+            usize::from(self.read_byte()) % count.max(1)
+        } else {
+            u32::from_le_bytes(self.read_array()) as usize % count
+        }
+    }
+
+    /// Decodes a nested value one level deeper with `decode`, or returns the smallest value of
+    /// `T` past [`Decoder::MAX_DEPTH`] without reading. Derived decoders wrap their body in it,
+    /// mirroring [`Encoder::nested`].
+    ///
+    /// ```
+    /// use typefuzz::Mutate;
+    /// let mut input = typefuzz::codec::Decoder::new(&[4]);
+    /// assert_eq!(input.nested(u8::decode), 4);
+    /// ```
+    pub fn nested<T: Mutate>(&mut self, decode: impl FnOnce(&mut Self) -> T) -> T {
+        if self.depth >= Self::MAX_DEPTH {
+            return smallest();
+        }
+        self.depth += 1;
+        let value = decode(self);
+        self.depth -= 1;
+        value
+    }
+
+    /// Whether the decoder is at its nesting bound (derived decoders check this first).
+    ///
+    /// ```
+    /// assert!(!typefuzz::codec::Decoder::new(b"").at_depth_limit());
+    /// ```
+    pub fn at_depth_limit(&self) -> bool {
+        self.depth >= Self::MAX_DEPTH
+    }
+}
+
+/// The value generated at size 0 from a fixed seed: what decoding produces past its depth bound.
+fn smallest<T: Mutate>() -> T {
+    Context::new(0).generate_sized(0)
+}

@@ -1,0 +1,178 @@
+//! Helpers for the code `#[derive(Mutate)]` generates: operator choice, variant choice, sizes.
+
+use crate::{Context, Mutate};
+
+/// Past this depth a mutation stops descending into fields (it still applies the operators that
+/// act at the current level), so mutating a very deep value cannot overflow the stack.
+pub const MAX_MUTATION_DEPTH: usize = 512;
+
+/// How many candidate mutants each operator family has for the current value.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Candidates {
+    /// Fields that can be mutated (recursive).
+    pub recursive: usize,
+    /// Same-type subterms (subterm).
+    pub subterm: usize,
+    /// Variants reachable by constructor drop.
+    pub drop: usize,
+    /// Variants reachable by constructor grow.
+    pub grow: usize,
+}
+
+/// The chosen mutation: a family and the index of the candidate within it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Mutate field number `.0`.
+    Recursive(usize),
+    /// Replace by subterm number `.0`.
+    Subterm(usize),
+    /// Drop to drop-target number `.0`.
+    Drop(usize),
+    /// Grow to grow-target number `.0`.
+    Grow(usize),
+    /// Regenerate the whole value.
+    Regenerate,
+}
+
+/// Chooses one mutation among `candidates` following the context's [`Operators`](crate::Operators).
+/// Returns `None` when no family has a candidate (a type with a single value).
+pub fn choose(cx: &mut Context, mut candidates: Candidates) -> Option<Choice> {
+    let ops = *cx.operators();
+    if cx.depth() >= MAX_MUTATION_DEPTH {
+        candidates.recursive = 0;
+    }
+    if cx.size() == 0 {
+        // No depth budget left: growing would make the value deeper than the budget.
+        candidates.grow = 0;
+    }
+    let enabled = |weight: u32, count: usize| if weight == 0 { 0 } else { count };
+    let recursive = enabled(ops.recursive, candidates.recursive);
+    let subterm = enabled(ops.subterm, candidates.subterm);
+    let drop = enabled(ops.drop, candidates.drop);
+    let grow = enabled(ops.grow, candidates.grow);
+    if ops.faithful {
+        let total = recursive + subterm + drop + grow;
+        if total == 0 {
+            return (ops.regenerate > 0).then_some(Choice::Regenerate);
+        }
+        let mut ticket = cx.below(total);
+        for (count, make) in [
+            (recursive, Choice::Recursive as fn(usize) -> Choice),
+            (subterm, Choice::Subterm),
+            (drop, Choice::Drop),
+            (grow, Choice::Grow),
+        ] {
+            if ticket < count {
+                return Some(make(ticket));
+            }
+            ticket -= count;
+        }
+        unreachable!("ticket below the candidate total");
+    }
+    let weight = |w: u32, count: usize| if count == 0 { 0 } else { w };
+    let family = cx.weighted(&[
+        weight(ops.recursive, recursive),
+        weight(ops.subterm, subterm),
+        weight(ops.drop, drop),
+        weight(ops.grow, grow),
+        ops.regenerate,
+    ])?;
+    Some(match family {
+        0 => Choice::Recursive(cx.below(recursive)),
+        1 => Choice::Subterm(cx.below(subterm)),
+        2 => Choice::Drop(cx.below(drop)),
+        3 => Choice::Grow(cx.below(grow)),
+        _ => Choice::Regenerate,
+    })
+}
+
+/// Chooses the variant to generate. `levels[i]` is 0 for a variant needing no `Box`/`Rc`/`Arc`,
+/// 1 for one that needs an indirection but not its own type, 2 for one that always contains
+/// its own type. At size 0 only the lowest level present is eligible; above it, variants of
+/// level > 0 are weighted up with the size (QuickChick's sized generation).
+pub fn choose_variant(cx: &mut Context, weights: &[u32], levels: &[u8]) -> usize {
+    let size = cx.size();
+    let lowest = levels.iter().copied().min().unwrap_or(0);
+    let boost = u32::try_from(size.min(16)).unwrap_or(16);
+    let mut effective = [0u32; 64];
+    let mut heap;
+    let slots: &mut [u32] = if weights.len() <= effective.len() {
+        &mut effective[..weights.len()]
+    } else {
+        heap = vec![0u32; weights.len()];
+        &mut heap
+    };
+    for (slot, (&weight, &level)) in slots.iter_mut().zip(weights.iter().zip(levels)) {
+        *slot = if size == 0 {
+            if level == lowest {
+                weight
+            } else {
+                0
+            }
+        } else if level > 0 {
+            weight.saturating_mul(boost)
+        } else {
+            weight
+        };
+    }
+    match cx.weighted(slots) {
+        Some(index) => index,
+        // Every eligible variant has weight 0: fall back to the first lowest-level variant.
+        None => levels.iter().position(|&l| l == lowest).unwrap_or(0),
+    }
+}
+
+/// The size each of `parts` sized children gets out of `size` (one unit for the node itself).
+#[inline]
+pub fn split_size(size: usize, parts: usize) -> usize {
+    size.saturating_sub(1) / parts.max(1)
+}
+
+/// Moves the value out of `slot`, leaving a value generated at size 0 in its place.
+#[inline]
+pub fn take<T: Mutate>(slot: &mut T, cx: &mut Context) -> T {
+    let placeholder = cx.generate_sized(0);
+    core::mem::replace(slot, placeholder)
+}
+
+/// Picks `count` distinct indices out of `0..available` in random order (`count <= available`).
+pub fn distinct(cx: &mut Context, available: usize, count: usize) -> [usize; 32] {
+    let mut pool = [0usize; 32];
+    let available = available.min(32);
+    for (index, slot) in pool.iter_mut().enumerate().take(available) {
+        *slot = index;
+    }
+    for index in 0..count.min(available) {
+        let pick = index + cx.below(available - index);
+        pool.swap(index, pick);
+    }
+    pool
+}
+
+/// Counts the subterms of `value` visited by [`Mutate::visit_subterms`].
+pub fn count_subterms<T: Mutate>(value: &T) -> usize {
+    let mut count = 0;
+    value.visit_subterms(&mut |_| count += 1);
+    count
+}
+
+/// Moves subterm number `index` out of `value` (leaving a size-0 placeholder in its place).
+pub fn take_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) -> Option<T> {
+    let mut remaining = index;
+    let mut taken = None;
+    value.visit_subterms_mut(&mut |subterm| {
+        if taken.is_none() {
+            if remaining == 0 {
+                taken = Some(take(subterm, cx));
+            } else {
+                remaining -= 1;
+            }
+        }
+    });
+    taken
+}
+
+/// Clones every subterm of `value` (shrink candidates).
+pub fn clone_subterms<T: Mutate>(value: &T, out: &mut Vec<T>) {
+    value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
+}

@@ -1,0 +1,1 @@
+//! SanitizerCoverage inline 8-bit counters (filled in by the coverage work).

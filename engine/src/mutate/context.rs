@@ -1,0 +1,359 @@
+//! The mutation context: randomness, the size budget, depth, and operator weights.
+
+use super::Operator;
+
+/// Weights of the derived-type mutation operator families, and the FuzzChick-faithful switch.
+///
+/// A weight of 0 switches a family off. In the default mode a family is chosen with probability
+/// proportional to its weight among the families that have a candidate for the current value,
+/// then one of its candidates uniformly. In [`faithful`](Operators::faithful) mode every
+/// candidate mutant of every enabled family has equal probability (FuzzChick section 3.2) and
+/// constructor grow only maps to variants whose fields are a superset of the current ones.
+///
+/// ```
+/// use typefuzz::Operators;
+/// let no_grow = Operators { grow: 0, ..Operators::default() };
+/// assert!(no_grow.recursive > 0);
+/// assert!(Operators::fuzzchick().faithful);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operators {
+    /// Weight of *recursive*: mutate one field with its own mutator. Default 6.
+    pub recursive: u32,
+    /// Weight of *subterm*: replace the value by a same-type subterm. Default 2.
+    pub subterm: u32,
+    /// Weight of *constructor drop*. Default 2.
+    pub drop: u32,
+    /// Weight of *constructor grow*. Default 2.
+    pub grow: u32,
+    /// Weight of regenerating a derived value from scratch (not a FuzzChick operator). Default 1.
+    pub regenerate: u32,
+    /// FuzzChick-faithful candidate selection (see the type's docs). Default `false`.
+    pub faithful: bool,
+}
+
+impl Default for Operators {
+    fn default() -> Self {
+        Operators { recursive: 6, subterm: 2, drop: 2, grow: 2, regenerate: 1, faithful: false }
+    }
+}
+
+impl Operators {
+    /// The operator set of the FuzzChick paper: the four families, equal weight per candidate,
+    /// grow restricted to superset mappings, no regeneration.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::Operators::fuzzchick().regenerate, 0);
+    /// ```
+    pub fn fuzzchick() -> Self {
+        Operators { recursive: 1, subterm: 1, drop: 1, grow: 1, regenerate: 0, faithful: true }
+    }
+}
+
+/// Generation and recursion guard: past this many nested derived values, generation panics
+/// with an explanation instead of overflowing the stack.
+const MAX_GENERATION_DEPTH: usize = 1024;
+
+/// Everything a [`Mutate`](crate::Mutate) impl may consult: the random number generator, the
+/// size budget, the nesting depth, the operator weights, and the trace of applied operators.
+///
+/// The size is a depth budget: generating at size `n` builds at most `n` nested levels of
+/// recursive structure and collections of at most `n` elements; mutating at size `n` never adds
+/// more than `n` levels below the point being mutated.
+///
+/// ```
+/// use typefuzz::{Context, Mutate};
+/// let mut cx = Context::new(42).with_max_size(8);
+/// let v: Vec<u8> = cx.generate();
+/// assert!(v.len() <= 8);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Context {
+    rng: fastrand::Rng,
+    size: usize,
+    max_size: usize,
+    depth: usize,
+    operators: Operators,
+    trace: Vec<Operator>,
+}
+
+impl Context {
+    /// Default maximum size (see [`with_max_size`](Context::with_max_size)).
+    pub const DEFAULT_MAX_SIZE: usize = 32;
+
+    /// A context seeded with `seed`, at size and maximum size [`Self::DEFAULT_MAX_SIZE`].
+    ///
+    /// ```
+    /// let a: u64 = typefuzz::Context::new(1).generate();
+    /// let b: u64 = typefuzz::Context::new(1).generate();
+    /// assert_eq!(a, b);
+    /// ```
+    pub fn new(seed: u64) -> Self {
+        Context {
+            rng: fastrand::Rng::with_seed(seed),
+            size: Self::DEFAULT_MAX_SIZE,
+            max_size: Self::DEFAULT_MAX_SIZE,
+            depth: 0,
+            operators: Operators::default(),
+            trace: Vec::new(),
+        }
+    }
+
+    /// Sets the maximum size (and the current size) and returns the context.
+    ///
+    /// ```
+    /// let cx = typefuzz::Context::new(1).with_max_size(4);
+    /// assert_eq!(cx.max_size(), 4);
+    /// ```
+    pub fn with_max_size(mut self, max_size: usize) -> Self {
+        self.max_size = max_size;
+        self.size = max_size;
+        self
+    }
+
+    /// Sets the operator weights and returns the context.
+    ///
+    /// ```
+    /// let cx = typefuzz::Context::new(1).with_operators(typefuzz::Operators::fuzzchick());
+    /// assert!(cx.operators().faithful);
+    /// ```
+    pub fn with_operators(mut self, operators: Operators) -> Self {
+        self.operators = operators;
+        self
+    }
+
+    /// Generates a value at the current size.
+    ///
+    /// ```
+    /// let flag: bool = typefuzz::Context::new(3).generate();
+    /// # let _ = flag;
+    /// ```
+    pub fn generate<T: crate::Mutate>(&mut self) -> T {
+        T::generate(self)
+    }
+
+    /// Generates a value at size `size` (restoring the current size afterwards).
+    ///
+    /// ```
+    /// let v: Vec<u8> = typefuzz::Context::new(3).generate_sized(0);
+    /// assert!(v.is_empty());
+    /// ```
+    pub fn generate_sized<T: crate::Mutate>(&mut self, size: usize) -> T {
+        self.with_size(size, T::generate)
+    }
+
+    /// Applies one top-level mutation to `value`: resets the trace, gives the mutation the whole
+    /// size budget, and returns the operators applied, outermost first.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(5);
+    /// let mut x = 10u32;
+    /// let ops = cx.mutate(&mut x).to_vec();
+    /// assert_eq!(ops.len(), 1);
+    /// ```
+    pub fn mutate<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
+        self.trace.clear();
+        self.depth = 0;
+        self.size = self.max_size;
+        value.mutate(self);
+        &self.trace
+    }
+
+    /// The random number generator.
+    ///
+    /// ```
+    /// let x = typefuzz::Context::new(9).rng().u8(..);
+    /// # let _ = x;
+    /// ```
+    pub fn rng(&mut self) -> &mut fastrand::Rng {
+        &mut self.rng
+    }
+
+    /// A uniform index in `0..n`; `n` must be positive.
+    ///
+    /// ```
+    /// assert!(typefuzz::Context::new(1).below(3) < 3);
+    /// ```
+    pub fn below(&mut self, n: usize) -> usize {
+        debug_assert!(n > 0, "Context::below(0)");
+        self.rng.usize(..n.max(1))
+    }
+
+    /// `true` with probability `numerator / denominator`.
+    ///
+    /// ```
+    /// assert!(typefuzz::Context::new(1).chance(1, 1));
+    /// ```
+    pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
+        self.rng.u32(..denominator.max(1)) < numerator
+    }
+
+    /// Picks an index with probability proportional to its weight; `None` if all are 0.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::Context::new(1).weighted(&[0, 5, 0]), Some(1));
+    /// ```
+    pub fn weighted(&mut self, weights: &[u32]) -> Option<usize> {
+        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut ticket = self.rng.u64(..total);
+        for (index, &weight) in weights.iter().enumerate() {
+            let weight = u64::from(weight);
+            if ticket < weight {
+                return Some(index);
+            }
+            ticket -= weight;
+        }
+        unreachable!("ticket below the total weight")
+    }
+
+    /// The current size budget.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::Context::new(1).with_max_size(5).size(), 5);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The maximum size, the budget a top-level mutation starts with.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::Context::new(1).max_size(), typefuzz::Context::DEFAULT_MAX_SIZE);
+    /// ```
+    pub fn max_size(&self) -> usize {
+        self.max_size
+    }
+
+    /// Sets the current size budget.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// cx.set_size(3);
+    /// assert_eq!(cx.size(), 3);
+    /// ```
+    pub fn set_size(&mut self, size: usize) {
+        self.size = size;
+    }
+
+    /// How many nested values the current call is inside.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::Context::new(1).depth(), 0);
+    /// ```
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Runs `f` at size `size`, then restores the current size.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// assert_eq!(cx.with_size(2, |cx| cx.size()), 2);
+    /// assert_eq!(cx.size(), typefuzz::Context::DEFAULT_MAX_SIZE);
+    /// ```
+    pub fn with_size<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.size;
+        self.size = size;
+        let result = f(self);
+        self.size = saved;
+        result
+    }
+
+    /// Runs `f` one level deeper with size `size`: what a derived value does for each field.
+    ///
+    /// # Panics
+    ///
+    /// Past 1024 nested levels, with an explanation: a type whose every variant needs another
+    /// value of a type in the same cycle has no finite value.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// assert_eq!(cx.descend(0, |cx| cx.depth()), 1);
+    /// ```
+    pub fn descend<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        if self.depth >= MAX_GENERATION_DEPTH {
+            panic!(
+                "typefuzz: values nested more than {MAX_GENERATION_DEPTH} levels deep while \
+                 generating or mutating at size 0; a type in this cycle has no variant that ends \
+                 the recursion (every variant needs a Box/Rc/Arc of the same cycle). Add a \
+                 non-recursive variant, or implement Mutate by hand for it."
+            );
+        }
+        let saved_size = self.size;
+        self.size = size;
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        self.size = saved_size;
+        result
+    }
+
+    /// The operator weights.
+    ///
+    /// ```
+    /// assert!(!typefuzz::Context::new(1).operators().faithful);
+    /// ```
+    pub fn operators(&self) -> &Operators {
+        &self.operators
+    }
+
+    /// Mutable access to the operator weights.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// cx.operators_mut().grow = 0;
+    /// assert_eq!(cx.operators().grow, 0);
+    /// ```
+    pub fn operators_mut(&mut self) -> &mut Operators {
+        &mut self.operators
+    }
+
+    /// Records that `op` was applied; impls call this once per mutation step they take.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// cx.record(typefuzz::Operator::Custom);
+    /// assert_eq!(cx.trace(), &[typefuzz::Operator::Custom]);
+    /// ```
+    pub fn record(&mut self, op: Operator) {
+        // Bounded: a mutation records one operator per level it descends.
+        if self.trace.len() < 64 {
+            self.trace.push(op);
+        }
+    }
+
+    /// The operators recorded since the last [`clear_trace`](Context::clear_trace) or
+    /// [`mutate`](Context::mutate), outermost first.
+    ///
+    /// ```
+    /// assert!(typefuzz::Context::new(1).trace().is_empty());
+    /// ```
+    pub fn trace(&self) -> &[Operator] {
+        &self.trace
+    }
+
+    /// Forgets the recorded operators.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// cx.record(typefuzz::Operator::Custom);
+    /// cx.clear_trace();
+    /// assert!(cx.trace().is_empty());
+    /// ```
+    pub fn clear_trace(&mut self) {
+        self.trace.clear();
+    }
+
+    /// Reseeds the random number generator.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// cx.reseed(2);
+    /// ```
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = fastrand::Rng::with_seed(seed);
+    }
+}

@@ -1,0 +1,98 @@
+//! Type-aware mutation: the [`Mutate`] trait, its [`Context`], and the named [`Operator`]s.
+//!
+//! A type that implements [`Mutate`] can be generated fresh at a bounded size, mutated in place
+//! by one small type-preserving change, shrunk towards simpler values, and encoded to and decoded
+//! from bytes. `#[derive(Mutate)]` writes all of it for structs and enums; this module holds the
+//! contract and the impls for the standard library's types (one file per type family).
+
+mod context;
+mod operator;
+
+mod array;
+mod collections;
+mod float;
+mod int;
+mod marker;
+mod option;
+mod pointer;
+mod scalar;
+mod string;
+mod tuple;
+mod vec;
+
+pub use context::{Context, Operators};
+pub use operator::Operator;
+
+use crate::codec::{Decoder, Encoder};
+
+/// A type whose values typefuzz can generate, mutate, shrink and (de)serialize.
+///
+/// # Contract
+///
+/// Implementations (derived or hand-written) must satisfy, for every value `v` and context `cx`:
+///
+/// 1. **Bounded generation.** [`generate`](Mutate::generate) terminates and builds a value whose
+///    nesting depth is at most `cx.size()` levels of this type's own recursive structure plus the
+///    fixed depth of its non-recursive fields; at size 0 it builds a smallest value (for enums,
+///    a variant that needs no further recursion).
+/// 2. **One mutation.** [`mutate`](Mutate::mutate) applies one random type-aware change in place,
+///    records the [`Operator`] it applied with [`Context::record`], and never makes the value
+///    deeper than `cx.max_size()`. It may leave the value unchanged only when the type has a
+///    single value (e.g. `()`).
+/// 3. **Strictly simpler shrinks.** Every candidate returned by [`shrink`](Mutate::shrink) is
+///    strictly smaller than `self` in a well-founded order (fewer nodes, shorter collections,
+///    integers closer to zero, ...), so repeated shrinking terminates. The list is short (tens of
+///    candidates), most aggressive first.
+/// 4. **Total, bounded codec.** [`decode`](Mutate::decode) accepts every byte string, never
+///    panics, allocates at most O(input length) and recurses at most [`Decoder::MAX_DEPTH`]
+///    levels; `decode(encode(v)) == v` for every value no deeper than that bound.
+/// 5. **Subterms.** [`visit_subterms`](Mutate::visit_subterms) visits the values of type `Self`
+///    found directly inside `self` (fields of type `Self`, or inside `Box`, `Rc`, `Arc`, `Option`,
+///    `Vec`, arrays and tuples); it is what crossover splices.
+///
+/// # Example
+///
+/// ```
+/// use typefuzz::{Context, Mutate};
+///
+/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// enum Tree {
+///     Leaf(u8),
+///     Node(Box<Tree>, Box<Tree>),
+/// }
+///
+/// let mut cx = Context::new(7);
+/// let mut tree = Tree::generate(&mut cx);
+/// tree.mutate(&mut cx);
+/// assert!(!cx.trace().is_empty()); // the operators that were applied
+/// let bytes = typefuzz::codec::to_bytes(&tree);
+/// assert_eq!(typefuzz::codec::from_bytes::<Tree>(&bytes), tree);
+/// ```
+pub trait Mutate: Clone + Sized {
+    /// Generates a fresh value whose size is bounded by `cx.size()`.
+    fn generate(cx: &mut Context) -> Self;
+
+    /// Applies one random type-aware mutation in place and records its [`Operator`].
+    fn mutate(&mut self, cx: &mut Context);
+
+    /// Returns candidates strictly simpler than `self`, most aggressive first.
+    fn shrink(&self, cx: &mut Context) -> Vec<Self>;
+
+    /// Appends the byte encoding of `self` to `out`.
+    fn encode(&self, out: &mut Encoder);
+
+    /// Decodes a value from any byte string; total and bounded (see the trait contract).
+    fn decode(input: &mut Decoder<'_>) -> Self;
+
+    /// Calls `visit` on each value of type `Self` directly inside `self`.
+    ///
+    /// The default visits nothing, which is right for every type that cannot contain itself.
+    fn visit_subterms(&self, visit: &mut dyn FnMut(&Self)) {
+        let _ = visit;
+    }
+
+    /// Like [`visit_subterms`](Mutate::visit_subterms), with mutable access.
+    fn visit_subterms_mut(&mut self, visit: &mut dyn FnMut(&mut Self)) {
+        let _ = visit;
+    }
+}
