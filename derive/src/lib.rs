@@ -1,9 +1,47 @@
-//! `#[derive(Mutate)]` (work in progress).
-use proc_macro::TokenStream;
+//! Procedural macros of [typefuzz](https://docs.rs/typefuzz): `#[derive(Mutate)]` and
+//! `assume!`. Use them through the `typefuzz` crate, which re-exports both.
+//!
+//! The derive parses the input once into an internal AST (`ast`), reads `#[mutate(...)]`
+//! attributes (`attr`), checks cross-cutting rules (`valid`), infers bounds (`bound`) and
+//! generates one impl (`expand`); on any error it emits every error at once plus a stub impl
+//! (`fallback`).
 
-/// Derives `typefuzz::Mutate`.
+mod assume;
+mod ast;
+mod attr;
+mod bound;
+mod ctxt;
+mod expand;
+mod fallback;
+mod ty;
+mod valid;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Derives `typefuzz::Mutate`: sized generation, FuzzChick's type-aware mutation operators,
+/// shrinking and the byte codec. See the `typefuzz` crate for the attributes.
 #[proc_macro_derive(Mutate, attributes(mutate))]
 pub fn derive_mutate(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    let input = parse_macro_input!(input as DeriveInput);
+    derive(&input)
+        .unwrap_or_else(|error| fallback::expand(&input, error))
+        .into()
+}
+
+fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let cx = ctxt::Ctxt::new();
+    let container = ast::Container::from_ast(&cx, input);
+    if let Some(container) = &container {
+        valid::check(&cx, container);
+    }
+    cx.check()?;
+    Ok(expand::expand(&container.expect("errors were reported")))
+}
+
+/// `assume!(condition)`: discards the current test case when `condition` is false, and reports
+/// how close it came to true so the engine can climb towards valid inputs. See `typefuzz::assume`.
+#[proc_macro]
+pub fn assume(input: TokenStream) -> TokenStream {
+    assume::expand(input.into()).into()
 }

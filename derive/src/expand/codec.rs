@@ -1,0 +1,62 @@
+//! `Mutate::encode` / `Mutate::decode`: a variant tag (enums with more than one variant), then
+//! the active fields in order. Skipped fields are not encoded and decode as `Default`. Both
+//! sides go through `nested`, so they agree on where the depth bound cuts the value off.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use super::construct;
+use crate::ast::Container;
+
+pub fn expand_encode(container: &Container) -> TokenStream {
+    let count = container.variants.len();
+    let arms = container
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(index, variant)| {
+            let pattern = variant.pattern();
+            let tag = (count > 1).then(|| quote!(__out.write_tag(#index, #count);));
+            let fields = variant.active_fields().map(|field| {
+            let binding = &field.binding;
+            let ty = field.ty;
+            quote_spanned!(field.ty_span()=> <#ty as ::typefuzz::Mutate>::encode(#binding, __out);)
+        });
+            quote!(#pattern => { #tag #(#fields)* })
+        });
+    quote! {
+        __out.nested(|__out| match self { #(#arms)* })
+    }
+}
+
+pub fn expand_decode(container: &Container) -> TokenStream {
+    let count = container.variants.len();
+    let last = count - 1;
+    let arms = container
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(index, variant)| {
+            let value = construct(variant, |field| {
+                let ty = field.ty;
+                if field.attrs.skip.is_some() {
+                    quote!(<#ty as ::core::default::Default>::default())
+                } else {
+                    quote_spanned!(field.ty_span()=> <#ty as ::typefuzz::Mutate>::decode(__input))
+                }
+            });
+            if index == last {
+                quote!(_ => #value,)
+            } else {
+                quote!(#index => #value,)
+            }
+        });
+    let tag = if count > 1 {
+        quote!(__input.read_tag(#count))
+    } else {
+        quote!(0usize)
+    };
+    quote! {
+        __input.nested(|__input| match #tag { #(#arms)* })
+    }
+}

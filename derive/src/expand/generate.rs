@@ -1,0 +1,82 @@
+//! `Mutate::generate`: QuickChick-style sized generation.
+//!
+//! At size 0 only the variants of the lowest generation level are eligible (those needing no
+//! `Box`/`Rc`/`Arc`, see `Variant::level`); above it recursive variants are weighted up with the
+//! size. Fields that contain the type itself share the remaining size (`split_size`), so a tree
+//! generated at size n has about n nodes; other fields get size - 1.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use super::construct;
+use crate::ast::{Container, Field, Variant};
+
+pub fn expand(container: &Container) -> TokenStream {
+    if !container.is_enum {
+        let construct = construct_fresh(&container.variants[0]);
+        return quote! {
+            let __size = __cx.size();
+            #construct
+        };
+    }
+    let weights = container
+        .variants
+        .iter()
+        .map(|variant| variant.attrs.weight);
+    let levels = container
+        .variants
+        .iter()
+        .map(|variant| variant.level(&container.self_type));
+    let last = container.variants.len() - 1;
+    let arms = container
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(index, variant)| {
+            let construct = construct_fresh(variant);
+            if index == last {
+                quote!(_ => #construct,)
+            } else {
+                quote!(#index => #construct,)
+            }
+        });
+    quote! {
+        let __size = __cx.size();
+        match ::typefuzz::__private::choose_variant(__cx, &[#(#weights),*], &[#(#levels),*]) {
+            #(#arms)*
+        }
+    }
+}
+
+fn construct_fresh(variant: &Variant) -> TokenStream {
+    construct(variant, |field| fresh_field(variant, field))
+}
+
+/// An expression generating a fresh value for `field` (uses `__cx` and `__size`).
+pub fn fresh_field(variant: &Variant, field: &Field) -> TokenStream {
+    let ty = field.ty;
+    let span = field.ty_span();
+    if field.attrs.skip.is_some() {
+        return quote_spanned!(span=> <#ty as ::core::default::Default>::default());
+    }
+    let size = child_size(variant, field);
+    match &field.attrs.with {
+        Some(path) => {
+            quote_spanned!(span=> __cx.descend(#size, |__cx| -> #ty { #path::generate(__cx) }))
+        }
+        None => quote_spanned!(span=> __cx.descend(#size, <#ty as ::typefuzz::Mutate>::generate)),
+    }
+}
+
+/// The size a freshly generated field gets out of `__size`.
+pub fn child_size(variant: &Variant, field: &Field) -> TokenStream {
+    if field.recursive {
+        let parts = variant
+            .active_fields()
+            .filter(|field| field.recursive)
+            .count();
+        quote!(::typefuzz::__private::split_size(__size, #parts))
+    } else {
+        quote!(__size.saturating_sub(1))
+    }
+}

@@ -1,0 +1,180 @@
+//! `Mutate::mutate`: one of FuzzChick's four operator families (plus regeneration), chosen by
+//! `__private::choose` from the candidate counts of the current variant.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use super::transition::{is_drop, is_superset, moved};
+use super::variant_index;
+use crate::ast::Container;
+
+/// The static candidate tables of one container.
+struct Tables {
+    drop: Vec<Vec<usize>>,
+    grow: Vec<Vec<usize>>,
+    grow_faithful: Vec<Vec<usize>>,
+}
+
+fn tables(container: &Container) -> Tables {
+    let variants = &container.variants;
+    let mut tables = Tables {
+        drop: Vec::new(),
+        grow: Vec::new(),
+        grow_faithful: Vec::new(),
+    };
+    for (i, from) in variants.iter().enumerate() {
+        let others = || variants.iter().enumerate().filter(move |(j, _)| *j != i);
+        let drop: Vec<usize> = others()
+            .filter(|(_, to)| is_drop(from, to))
+            .map(|(j, _)| j)
+            .collect();
+        let grow: Vec<usize> = others()
+            .filter(|(j, _)| !drop.contains(j))
+            .map(|(j, _)| j)
+            .collect();
+        let grow_faithful = grow
+            .iter()
+            .copied()
+            .filter(|&j| is_superset(from, &variants[j]))
+            .collect();
+        tables.drop.push(drop);
+        tables.grow.push(grow);
+        tables.grow_faithful.push(grow_faithful);
+    }
+    tables
+}
+
+fn table_tokens(rows: &[Vec<usize>]) -> TokenStream {
+    let rows = rows.iter().map(|row| quote!(&[#(#row),*]));
+    quote!(&[#(#rows),*])
+}
+
+pub fn expand(container: &Container) -> TokenStream {
+    let recursive_type = container
+        .variants
+        .iter()
+        .any(|v| v.fields.iter().any(|f| f.recursive));
+    let field_counts = container
+        .variants
+        .iter()
+        .map(|variant| variant.active_fields().count());
+    let variant = variant_index(container, quote!(self));
+    let subterms = if recursive_type {
+        quote!(::typefuzz::__private::count_subterms(self))
+    } else {
+        quote!(0usize)
+    };
+    let recursive_arms = container.variants.iter().map(|variant| {
+        let pattern = variant.pattern();
+        let arms = variant.active_fields().enumerate().map(|(index, field)| {
+            let binding = &field.binding;
+            let ty = field.ty;
+            let call = match &field.attrs.with {
+                Some(path) => quote_spanned!(field.ty_span()=> #path::mutate(#binding, __cx)),
+                None => quote_spanned!(field.ty_span()=> <#ty as ::typefuzz::Mutate>::mutate(#binding, __cx)),
+            };
+            quote!(#index => __cx.descend(__cx.size().saturating_sub(1), |__cx| #call),)
+        });
+        quote!(#pattern => match __k { #(#arms)* _ => {} },)
+    });
+
+    let constructor_ops = if container.is_enum {
+        let tables = tables(container);
+        let drop = table_tokens(&tables.drop);
+        let grow = table_tokens(&tables.grow);
+        let grow_faithful = table_tokens(&tables.grow_faithful);
+        let transition = transition(container);
+        quote! {
+            const __DROP: &[&[usize]] = #drop;
+            const __GROW: &[&[usize]] = #grow;
+            const __GROW_FAITHFUL: &[&[usize]] = #grow_faithful;
+            let __drop: &[usize] = __DROP[__variant];
+            let __grow: &[usize] =
+                if __cx.operators().faithful { __GROW_FAITHFUL[__variant] } else { __GROW[__variant] };
+            let __candidates = ::typefuzz::__private::Candidates {
+                recursive: __FIELDS[__variant],
+                subterm: #subterms,
+                drop: __drop.len(),
+                grow: __grow.len(),
+            };
+            let __transition = |__this: &mut Self, __to: usize, __cx: &mut ::typefuzz::Context| {
+                #transition
+            };
+        }
+    } else {
+        quote! {
+            let __drop: &[usize] = &[];
+            let __grow: &[usize] = &[];
+            let __candidates = ::typefuzz::__private::Candidates {
+                recursive: __FIELDS[__variant],
+                subterm: #subterms,
+                drop: 0,
+                grow: 0,
+            };
+            let __transition = |__this: &mut Self, __to: usize, __cx: &mut ::typefuzz::Context| {};
+        }
+    };
+    // Regenerating a struct is redundant with mutating its fields; for enums it is a restart.
+    let regenerate_arm = if container.is_enum {
+        quote! {
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
+                __cx.record(::typefuzz::Operator::Regenerate);
+                *self = <Self as ::typefuzz::Mutate>::generate(__cx);
+            }
+        }
+    } else {
+        quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
+    };
+
+    quote! {
+        const __FIELDS: &[usize] = &[#(#field_counts),*];
+        let __variant: usize = #variant;
+        #constructor_ops
+        match ::typefuzz::__private::choose(__cx, __candidates) {
+            ::core::option::Option::None => {}
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
+                __cx.record(::typefuzz::Operator::Recursive);
+                match self { #(#recursive_arms)* }
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
+                __cx.record(::typefuzz::Operator::Subterm);
+                if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
+                    *self = __subterm;
+                }
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
+                __cx.record(::typefuzz::Operator::ConstructorDrop);
+                __transition(self, __drop[__k], __cx);
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
+                __cx.record(::typefuzz::Operator::ConstructorGrow);
+                __transition(self, __grow[__k], __cx);
+            }
+            #regenerate_arm
+        }
+    }
+}
+
+/// `match (&mut *__this, __to) { (<from pattern>, <to>) => <moved fields> ... }` over every
+/// ordered pair of distinct variants, then `*__this = new`.
+fn transition(container: &Container) -> TokenStream {
+    let mut arms = Vec::new();
+    for from in &container.variants {
+        let pattern = from.pattern();
+        for (to_index, to) in container.variants.iter().enumerate() {
+            if std::ptr::eq(from, to) {
+                continue;
+            }
+            let value = moved(from, to);
+            arms.push(quote!((#pattern, #to_index) => #value,));
+        }
+    }
+    quote! {
+        let __size = __cx.size();
+        let __new: Self = match (&mut *__this, __to) {
+            #(#arms)*
+            _ => return,
+        };
+        *__this = __new;
+    }
+}
