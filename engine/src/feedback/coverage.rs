@@ -1,1 +1,514 @@
-//! SanitizerCoverage inline 8-bit counters (filled in by the coverage work).
+//! Code coverage: the SanitizerCoverage runtime that receives LLVM's inline 8-bit counters and
+//! turns them into AFL-style hit-count features for the engine.
+//!
+//! # How coverage is switched on
+//!
+//! Run your tests with `cargo typefuzz test [cargo test arguments]` (package `cargo-typefuzz`).
+//! It compiles your workspace crates, and only those, with SanitizerCoverage on stable Rust.
+//! LLVM then inserts one byte counter per basic-block edge and, at program start, calls
+//! [`__sanitizer_cov_8bit_counters_init`] (defined here) with the range holding all of them.
+//! Without instrumentation that call never happens, [`is_enabled`] is `false`, and the engine
+//! says so once ([`warn_once_if_disabled`]) and falls back to its other feedback sources.
+//!
+//! The raw recipe, for setups that cannot use the subcommand, is documented in the
+//! `cargo-typefuzz` crate: the flags must only reach the crates you want measured, and every
+//! binary that links instrumented code must define the hooks of this module.
+//!
+//! # What is measured
+//!
+//! The engine calls [`reset`] right before the property and [`for_each_hit`] right after it, so
+//! only code the property ran counts, not the generator, the mutator or the engine (which is
+//! never instrumented). Each touched counter is reported once, as the AFL hit-count bucket of its
+//! value: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+ executions map to bits `1 << 0` .. `1 << 7`.
+//!
+//! With `cargo typefuzz test --trace-compares`, LLVM also reports every comparison whose one side
+//! is a constant (`x == 0x21`, `match` arms). This module turns the *distance* between the two
+//! sides into extra features after the counters (libFuzzer's "value profile"): the number of
+//! differing bits and the bit length of the numeric difference, per constant. An input that gets
+//! one bit closer to a magic value is thereby new coverage, which is what cracks 32-bit magic
+//! numbers that plain edge coverage sees as a single all-or-nothing branch.
+//!
+//! # Threads
+//!
+//! The counters are process-global, like the instrumentation that writes them. `cargo test` runs
+//! tests on several threads: instrumented code run by *other* tests while a property runs shows
+//! up in that property's coverage as noise (never as a wrong verdict). Use
+//! `cargo typefuzz test -- --test-threads=1` for exact per-property coverage.
+//!
+//! # cargo-fuzz
+//!
+//! Under `--cfg fuzzing` libFuzzer owns the counters and defines these hooks itself (a second
+//! definition would fail to link), so this module defines none and reports coverage as off.
+//!
+//! ```
+//! use typefuzz::feedback::coverage;
+//!
+//! coverage::reset();
+//! // ... run the property ...
+//! let mut features = Vec::new();
+//! coverage::for_each_hit(|index, bucket| features.push((index, bucket)));
+//! if !coverage::is_enabled() {
+//!     // A plain `cargo test` build: nothing is instrumented, so nothing was hit.
+//!     assert!(features.is_empty());
+//!     assert_eq!(coverage::counters_len(), 0);
+//! }
+//! ```
+
+// `fuzzing` is cargo-fuzz's cfg; the workspace does not declare it (no build script here).
+#![allow(unexpected_cfgs)]
+
+use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Once;
+
+/// Start of the inline 8-bit counter range registered by the instrumentation (null if none).
+static COUNTERS_START: AtomicPtr<u8> = AtomicPtr::new(ptr::null_mut());
+/// Length in bytes of that range; published after `COUNTERS_START` with `Release`, read first
+/// with `Acquire`, so a non-zero length always comes with its start pointer.
+static COUNTERS_LEN: AtomicUsize = AtomicUsize::new(0);
+
+/// Number of value-profile features (a power of two), appended after the edge counters.
+const VALUE_PROFILE_LEN: usize = 1 << 13;
+
+/// The value-profile map: one byte per feature slot, set to 1 when the feature is seen.
+///
+/// Atomic bytes because the comparison hooks run on whichever thread executes instrumented code.
+/// Relaxed ordering is enough: the engine reads the map on the thread that ran the property,
+/// after it returned, and the map is a hint for search, never a correctness signal.
+static VALUE_PROFILE: [AtomicU8; VALUE_PROFILE_LEN] =
+    [const { AtomicU8::new(0) }; VALUE_PROFILE_LEN];
+/// Whether any value-profile slot may be non-zero, so `reset` and `for_each_hit` skip the map
+/// entirely when trace-compares is off (the common case) or the property compared nothing.
+static VALUE_PROFILE_DIRTY: AtomicBool = AtomicBool::new(false);
+
+/// AFL's hit-count buckets: the counter value -> one bit per bucket (0 stays 0).
+///
+/// A loop that runs 5 times and one that runs 6 times land in the same bucket, so they are the
+/// same coverage; 3 versus 4 iterations are different coverage.
+const BUCKETS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut count = 1;
+    while count < 256 {
+        table[count] = match count {
+            1 => 1 << 0,
+            2 => 1 << 1,
+            3 => 1 << 2,
+            4..=7 => 1 << 3,
+            8..=15 => 1 << 4,
+            16..=31 => 1 << 5,
+            32..=127 => 1 << 6,
+            _ => 1 << 7,
+        };
+        count += 1;
+    }
+    table
+};
+
+/// The AFL hit-count bucket of a raw counter value, as a single bit (`0` for `0`).
+///
+/// ```
+/// use typefuzz::feedback::coverage::bucket;
+/// assert_eq!(bucket(0), 0);
+/// assert_eq!(bucket(1), 0b1);
+/// assert_eq!(bucket(3), 0b100);
+/// assert_eq!(bucket(5), bucket(7));
+/// assert_eq!(bucket(255), 0b1000_0000);
+/// ```
+#[inline]
+pub fn bucket(count: u8) -> u8 {
+    BUCKETS[count as usize]
+}
+
+/// Whether this executable was built with coverage instrumentation (`cargo typefuzz test`): true
+/// once the instrumentation registered a non-empty counter range.
+///
+/// ```
+/// // `cargo test` builds are not instrumented; `cargo typefuzz test` builds are.
+/// let _on: bool = typefuzz::feedback::coverage::is_enabled();
+/// ```
+#[inline]
+pub fn is_enabled() -> bool {
+    COUNTERS_LEN.load(Ordering::Acquire) != 0
+}
+
+/// Number of coverage features: the instrumentation's edge counters followed by the
+/// value-profile slots, or `0` when coverage is off. Every index given to [`for_each_hit`] is
+/// below it, and it does not change after start-up.
+///
+/// ```
+/// use typefuzz::feedback::coverage;
+/// assert_eq!(coverage::counters_len() == 0, !coverage::is_enabled());
+/// ```
+pub fn counters_len() -> usize {
+    match COUNTERS_LEN.load(Ordering::Acquire) {
+        0 => 0,
+        len => len + VALUE_PROFILE_LEN,
+    }
+}
+
+/// The registered counter range, if any.
+#[inline]
+fn counters() -> Option<(*mut u8, usize)> {
+    let len = COUNTERS_LEN.load(Ordering::Acquire);
+    if len == 0 {
+        return None;
+    }
+    Some((COUNTERS_START.load(Ordering::Relaxed), len))
+}
+
+/// Zeroes every counter (a `memset` of the counter range; the value-profile map only if it was
+/// touched). The engine calls it right before running the property.
+///
+/// ```
+/// use typefuzz::feedback::coverage;
+/// coverage::reset();
+/// let mut hits = 0;
+/// coverage::for_each_hit(|_, _| hits += 1);
+/// // The doctest itself is not instrumented, so nothing ran since the reset.
+/// assert_eq!(hits, 0);
+/// ```
+pub fn reset() {
+    if let Some((start, len)) = counters() {
+        // SAFETY: `start..start + len` is the counter range the instrumentation registered in
+        // `__sanitizer_cov_8bit_counters_init`: static storage of the executable, valid for
+        // writes for the whole life of the process. We only touch it through raw pointers, never
+        // through references, so no exclusivity is claimed. Instrumented code on other threads
+        // may increment counters concurrently; like libFuzzer we accept that race on plain
+        // bytes (the worst outcome is a lost or spurious hit, i.e. coverage noise).
+        unsafe { ptr::write_bytes(start, 0, len) };
+    }
+    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
+        for slot in &VALUE_PROFILE {
+            slot.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Calls `f(index, bucket)` for each counter hit since the last [`reset`], in increasing index
+/// order, where `bucket` is the AFL hit-count bucket as a single bit (see [`bucket`]).
+///
+/// The scan reads eight counters at a time and skips all-zero words, so its cost is dominated by
+/// the size of the map divided by eight plus the number of counters hit.
+///
+/// ```
+/// use typefuzz::feedback::coverage;
+/// let mut features = Vec::new();
+/// coverage::for_each_hit(|index, bucket| features.push((index, bucket)));
+/// assert!(features.iter().all(|&(i, b)| i < coverage::counters_len() && b.is_power_of_two()));
+/// ```
+pub fn for_each_hit(mut f: impl FnMut(usize, u8)) {
+    let Some((start, len)) = counters() else {
+        return;
+    };
+    // SAFETY: the range is valid for reads for the life of the process (see `reset`). Reads go
+    // through atomic views so that concurrent writes by instrumented code on other threads are
+    // not undefined behaviour on our side; the instrumentation's own plain increments are
+    // outside Rust's model either way, exactly as in libFuzzer.
+    unsafe { scan(start, len, 0, &mut f) };
+    if VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
+        for (offset, slot) in VALUE_PROFILE.iter().enumerate() {
+            let count = slot.load(Ordering::Relaxed);
+            if count != 0 {
+                f(len + offset, bucket(count));
+            }
+        }
+    }
+}
+
+/// Reports the non-zero bytes of `start..start + len` as `f(base + offset, bucket)`.
+///
+/// # Safety
+/// `start..start + len` must be valid for reads for the duration of the call, and only be
+/// written to through raw pointers or atomics (never through a live `&mut`).
+unsafe fn scan(start: *mut u8, len: usize, base: usize, f: &mut impl FnMut(usize, u8)) {
+    let byte = |offset: usize| {
+        // SAFETY: `offset < len` at every call below; `AtomicU8` has the alignment of `u8`.
+        let count = unsafe { AtomicU8::from_ptr(start.add(offset)) }.load(Ordering::Relaxed);
+        count
+    };
+    // Bytes before the first 8-aligned address, then whole words, then the tail.
+    let head = start.align_offset(8).min(len);
+    for offset in 0..head {
+        let count = byte(offset);
+        if count != 0 {
+            f(base + offset, bucket(count));
+        }
+    }
+    let words = (len - head) / 8;
+    for word_index in 0..words {
+        let offset = head + word_index * 8;
+        // SAFETY: `start + offset` is 8-aligned (by the choice of `head`) and the 8 bytes from
+        // it lie inside the range (`offset + 8 <= head + words * 8 <= len`).
+        let word =
+            unsafe { AtomicU64::from_ptr(start.add(offset).cast::<u64>()) }.load(Ordering::Relaxed);
+        if word == 0 {
+            continue;
+        }
+        // Little- and big-endian alike: byte `k` of the word is counter `offset + k`.
+        for (k, count) in word.to_ne_bytes().into_iter().enumerate() {
+            if count != 0 {
+                f(base + offset + k, bucket(count));
+            }
+        }
+    }
+    for offset in head + words * 8..len {
+        let count = byte(offset);
+        if count != 0 {
+            f(base + offset, bucket(count));
+        }
+    }
+}
+
+/// Prints, once per process, that coverage is off and how to turn it on, unless it is on.
+///
+/// ```
+/// // Silent under `cargo typefuzz test`; one line on stderr under plain `cargo test`.
+/// typefuzz::feedback::coverage::warn_once_if_disabled();
+/// typefuzz::feedback::coverage::warn_once_if_disabled(); // never a second time
+/// ```
+pub fn warn_once_if_disabled() {
+    static WARNED: Once = Once::new();
+    if is_enabled() {
+        return;
+    }
+    WARNED.call_once(|| {
+        if cfg!(fuzzing) {
+            eprintln!(
+                "typefuzz: under cargo-fuzz libFuzzer owns code coverage; the typefuzz loop runs \
+                 without it (use `typefuzz::fuzz_target!` to get both)"
+            );
+        } else {
+            eprintln!(
+                "typefuzz: code coverage feedback is off (this test binary is not instrumented); \
+                 run `cargo typefuzz test` (install with `cargo install cargo-typefuzz`) to turn \
+                 it on. Using labels, targets and assume! feedback only."
+            );
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value profile: distance features for comparisons against constants.
+// ---------------------------------------------------------------------------------------------
+
+/// The value-profile slot of the feature `(site, kind, value)`: a hash of the site and kind, plus
+/// the value, so that the distances recorded at one site never collide with each other.
+#[inline]
+fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
+    let hash =
+        (site ^ kind.wrapping_mul(0xBF58_476D_1CE4_E5B9)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    ((hash >> 32) as usize).wrapping_add(value as usize) & (VALUE_PROFILE_LEN - 1)
+}
+
+/// Marks the value-profile feature `(site, kind, value)`.
+#[inline]
+fn value_profile_mark(site: u64, kind: u64, value: u32) {
+    VALUE_PROFILE[value_profile_slot(site, kind, value)].store(1, Ordering::Relaxed);
+    // Loading first keeps the flag's cache line shared between threads in the common case.
+    if !VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
+        VALUE_PROFILE_DIRTY.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Records how close `value` is to `constant` (both of `bits` width) at the comparison site
+/// identified by `site`: as the number of differing bits and as the bit length of the numeric
+/// difference. Each distance is its own feature, so every step closer is new coverage.
+#[inline]
+fn value_profile_compare(site: u64, constant: u64, value: u64) {
+    if COUNTERS_LEN.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    let differing_bits = (constant ^ value).count_ones();
+    let distance_bits = 64 - constant.abs_diff(value).leading_zeros();
+    value_profile_mark(site, 1, differing_bits);
+    value_profile_mark(site, 2, distance_bits);
+}
+
+/// The site key of a comparison against a constant: the constant and its width (stable Rust
+/// has no return address to identify the instruction, and the constant is what we steer to).
+#[inline]
+fn constant_site(constant: u64, bits: u64) -> u64 {
+    constant.rotate_left(8) ^ bits
+}
+
+#[cfg(not(fuzzing))]
+mod hooks {
+    //! The symbols LLVM's SanitizerCoverage instrumentation calls. Defined here, in the engine,
+    //! which is never instrumented itself (the `cargo typefuzz` wrapper skips it), so a hook can
+    //! never re-enter itself through its own instrumentation.
+    //!
+    //! `cargo typefuzz test` links a library of no-op copies of exactly these symbols *after*
+    //! all crates, for test binaries that do not link the engine: an archive member is only
+    //! pulled in for still-undefined symbols, so these definitions win whenever the engine is
+    //! linked. Keep the two sets identical (see `cargo-typefuzz/src/noop_hooks.rs`).
+
+    use super::{constant_site, value_profile_compare, COUNTERS_LEN, COUNTERS_START};
+    use std::sync::atomic::Ordering;
+
+    /// Registers the inline 8-bit counters of the executable.
+    ///
+    /// LLVM calls it from a module constructor, before `main`, once per instrumented module
+    /// (for a static executable: once, with the range of all crates, as measured with rustc
+    /// 1.95). A later call with another range (a `dlopen`ed instrumented library) is ignored:
+    /// the engine keeps one stable map.
+    ///
+    /// # Safety
+    /// `start..stop` must be the counter array: valid for reads and writes for the life of the
+    /// process, and written only by instrumented code and this module.
+    #[no_mangle]
+    pub unsafe extern "C" fn __sanitizer_cov_8bit_counters_init(start: *mut u8, stop: *mut u8) {
+        if start.is_null() || stop <= start || COUNTERS_LEN.load(Ordering::Acquire) != 0 {
+            return;
+        }
+        // SAFETY: both pointers delimit the same array (LLVM's `__start_`/`__stop_` section
+        // symbols), and `stop > start` was checked above.
+        let len = unsafe { stop.offset_from(start) } as usize;
+        COUNTERS_START.store(start, Ordering::Relaxed);
+        COUNTERS_LEN.store(len, Ordering::Release);
+    }
+
+    /// PC table registration (`-sanitizer-coverage-pc-table`): not used by typefuzz.
+    ///
+    /// # Safety
+    /// None required: the pointers are not dereferenced.
+    #[no_mangle]
+    pub unsafe extern "C" fn __sanitizer_cov_pcs_init(_start: *const usize, _stop: *const usize) {}
+
+    /// Comparison of two 1-byte variables: no constant to steer towards, nothing recorded.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_cmp1(_a: u8, _b: u8) {}
+    /// Comparison of two 2-byte variables: nothing recorded.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_cmp2(_a: u16, _b: u16) {}
+    /// Comparison of two 4-byte variables: nothing recorded.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_cmp4(_a: u32, _b: u32) {}
+    /// Comparison of two 8-byte variables: nothing recorded.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_cmp8(_a: u64, _b: u64) {}
+
+    /// Comparison of a 1-byte value against the constant `constant`.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_const_cmp1(constant: u8, value: u8) {
+        let c = u64::from(constant);
+        value_profile_compare(constant_site(c, 8), c, u64::from(value));
+    }
+    /// Comparison of a 2-byte value against the constant `constant`.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_const_cmp2(constant: u16, value: u16) {
+        let c = u64::from(constant);
+        value_profile_compare(constant_site(c, 16), c, u64::from(value));
+    }
+    /// Comparison of a 4-byte value against the constant `constant`.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_const_cmp4(constant: u32, value: u32) {
+        let c = u64::from(constant);
+        value_profile_compare(constant_site(c, 32), c, u64::from(value));
+    }
+    /// Comparison of an 8-byte value against the constant `constant`.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_const_cmp8(constant: u64, value: u64) {
+        value_profile_compare(constant_site(constant, 64), constant, value);
+    }
+
+    /// A `switch` on `value`: `cases[0]` is the number of cases, `cases[1]` the bit width of
+    /// `value`, `cases[2..]` the case constants. Records the distance to the closest case,
+    /// keyed by the case table's address (one table per switch instruction).
+    ///
+    /// # Safety
+    /// `cases` must point to a case table laid out as above (LLVM emits it as a constant).
+    #[no_mangle]
+    pub unsafe extern "C" fn __sanitizer_cov_trace_switch(value: u64, cases: *const u64) {
+        if cases.is_null() || COUNTERS_LEN.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        // SAFETY: the caller's table holds `2 + cases[0]` readable `u64`s.
+        let (count, table) = unsafe { (*cases, cases.add(2)) };
+        let mut closest = None::<u64>;
+        let mut best = u32::MAX;
+        for i in 0..count as usize {
+            // SAFETY: `i < cases[0]`, inside the table.
+            let case = unsafe { *table.add(i) };
+            let distance = (case ^ value).count_ones();
+            if distance < best {
+                best = distance;
+                closest = Some(case);
+            }
+        }
+        if let Some(case) = closest {
+            value_profile_compare(cases as u64, case, value);
+        }
+    }
+
+    /// Division by a 4-byte variable (`-sanitizer-coverage-trace-divs`): not used.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_div4(_value: u32) {}
+    /// Division by an 8-byte variable (`-sanitizer-coverage-trace-divs`): not used.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_div8(_value: u64) {}
+    /// Array index computation (`-sanitizer-coverage-trace-geps`): not used.
+    #[no_mangle]
+    pub extern "C" fn __sanitizer_cov_trace_gep(_index: usize) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_follow_afl() {
+        let expected = |count: u8| match count {
+            0 => 0,
+            1 => 1,
+            2 => 2,
+            3 => 4,
+            4..=7 => 8,
+            8..=15 => 16,
+            16..=31 => 32,
+            32..=127 => 64,
+            128..=255 => 128,
+        };
+        for count in 0..=255u8 {
+            assert_eq!(bucket(count), expected(count), "count {count}");
+        }
+    }
+
+    #[test]
+    fn scan_reports_every_nonzero_byte_at_any_alignment() {
+        // A buffer of 8-byte words so that sub-slices start at every alignment.
+        let mut storage = [0u64; 8];
+        let base = storage.as_mut_ptr().cast::<u8>();
+        for misalignment in 0..8 {
+            for len in [0, 1, 7, 8, 9, 17, 40, 64 - misalignment] {
+                // SAFETY: `misalignment + len <= 64`, inside `storage`.
+                let start = unsafe { base.add(misalignment) };
+                let hits: Vec<usize> = (0..len).filter(|i| i % 3 == 1 || i % 8 == 7).collect();
+                unsafe { ptr::write_bytes(base, 0, 64) };
+                for (n, &i) in hits.iter().enumerate() {
+                    unsafe { *start.add(i) = (n % 255 + 1) as u8 };
+                }
+                let mut seen = Vec::new();
+                unsafe { scan(start, len, 100, &mut |i, b| seen.push((i, b))) };
+                let expected: Vec<(usize, u8)> = hits
+                    .iter()
+                    .enumerate()
+                    .map(|(n, &i)| (100 + i, bucket((n % 255 + 1) as u8)))
+                    .collect();
+                assert_eq!(seen, expected, "misalignment {misalignment}, len {len}");
+            }
+        }
+    }
+
+    #[test]
+    fn closer_constants_give_new_features() {
+        // Every distance to the same constant is its own feature: that is the search gradient.
+        let site = constant_site(0x21, 8);
+        for kind in [1, 2] {
+            let slots: std::collections::HashSet<usize> = (0..=64)
+                .map(|value| value_profile_slot(site, kind, value))
+                .collect();
+            assert_eq!(slots.len(), 65, "kind {kind}");
+            assert!(slots.iter().all(|&slot| slot < VALUE_PROFILE_LEN));
+        }
+    }
+}
