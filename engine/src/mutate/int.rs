@@ -1,1 +1,228 @@
-//! TODO
+//! Integers: AFL-style bit flips, small additions, interesting values, and shrinking towards 0.
+//!
+//! Every integer type gets the same mutator from one macro. Shrinking orders integers by
+//! magnitude, then sign (`|x|` first, and a negative number is bigger than its absolute value):
+//! every candidate is strictly smaller in that order, which has no infinite descending chain.
+
+use crate::codec::{Decoder, Encoder};
+use crate::{Context, Mutate, Operator};
+
+/// AFL's interesting magnitudes (boundaries of the usual integer widths and a few round numbers),
+/// ascending, so the ones that fit a type form a prefix. MIN, MAX, MIN+1, MAX-1 and -1 are added
+/// per type.
+const INTERESTING_MAGNITUDES: [u128; 27] = [
+    0,
+    1,
+    2,
+    16,
+    32,
+    64,
+    100,
+    0x7f,
+    0x80,
+    0xff,
+    0x100,
+    1000,
+    1024,
+    4096,
+    0x7fff,
+    0x8000,
+    0xffff,
+    0x1_0000,
+    1_000_000,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+    0x1_0000_0000,
+    0x7fff_ffff_ffff_ffff,
+    0x8000_0000_0000_0000,
+    0xffff_ffff_ffff_ffff,
+    0x1_0000_0000_0000_0000,
+];
+
+/// How many entries of [`INTERESTING_MAGNITUDES`] are at most `max`.
+const fn magnitudes_up_to(max: u128) -> usize {
+    let mut count = 0;
+    while count < INTERESTING_MAGNITUDES.len() && INTERESTING_MAGNITUDES[count] <= max {
+        count += 1;
+    }
+    count
+}
+
+/// At most this many intermediate candidates `x - x / 2^k` besides `0`, `x / 2` and `x - signum`,
+/// so the shrink list of a 128-bit integer stays short.
+const MAX_BISECTION_STEPS: u32 = 24;
+
+/// Implements [`Mutate`] for integer types. `signed` selects the extra Toggle (negate) operator
+/// and symmetric generation; `$bytes` is the codec width (8 for `usize`/`isize`, so encodings do
+/// not depend on the platform).
+macro_rules! int_impls {
+    ($($t:ident: signed $signed:expr, codec $wide:ident;)*) => {$(
+        impl Mutate for $t {
+            fn generate(cx: &mut Context) -> Self {
+                let limit = <$t>::try_from(cx.size()).unwrap_or(<$t>::MAX);
+                match cx.below(4) {
+                    // Small magnitudes: most properties branch on small numbers.
+                    0 | 1 => {
+                        let low = if $signed { (0 as $t).wrapping_sub(limit) } else { 0 };
+                        cx.rng().$t(low..=limit)
+                    }
+                    2 => interesting(cx),
+                    _ => cx.rng().$t(..),
+                }
+            }
+
+            fn mutate(&mut self, cx: &mut Context) {
+                let before = *self;
+                // Bit flip, add/sub, interesting, random, and (signed only) negate.
+                let weights: [u32; 5] = [3, 3, 2, 1, if $signed { 1 } else { 0 }];
+                let mut op = match cx.weighted(&weights) {
+                    Some(0) => Operator::BitFlip,
+                    Some(1) => Operator::AddSub,
+                    Some(2) => Operator::Interesting,
+                    Some(3) => Operator::Random,
+                    _ => Operator::Toggle,
+                };
+                match op {
+                    Operator::BitFlip => {}
+                    Operator::AddSub => {
+                        // 1..=16 is never a multiple of 2^8, so the value always changes.
+                        let delta = cx.rng().$t(1..=16);
+                        *self = if cx.rng().bool() {
+                            self.wrapping_add(delta)
+                        } else {
+                            self.wrapping_sub(delta)
+                        };
+                    }
+                    Operator::Interesting => *self = interesting(cx),
+                    Operator::Random => *self = cx.rng().$t(..),
+                    _ => *self = (0 as $t).wrapping_sub(*self),
+                }
+                // Interesting, random and negate may land on the same value (0, MIN, luck):
+                // a bit flip always changes it.
+                if op == Operator::BitFlip || *self == before {
+                    op = Operator::BitFlip;
+                    *self = before ^ ((1 as $t) << cx.below(<$t>::BITS as usize));
+                }
+                cx.record(op);
+            }
+
+            fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
+                let x = *self;
+                let mut out: Vec<$t> = Vec::new();
+                if x == 0 {
+                    return out;
+                }
+                let mut push = |candidate: $t| {
+                    if candidate != x && !out.contains(&candidate) {
+                        out.push(candidate);
+                    }
+                };
+                push(0);
+                #[allow(unused_comparisons)]
+                let negative = x < 0;
+                if negative {
+                    // Same magnitude, positive sign: smaller in the (magnitude, sign) order.
+                    if let Some(positive) = x.checked_neg() {
+                        push(positive);
+                    }
+                }
+                // x - x/2^k approaches x from the zero side: binary search towards the
+                // boundary where a property starts failing. Division rounds towards zero, so
+                // every step keeps the sign and lowers the magnitude.
+                let mut step = x / 2;
+                let mut steps = 0;
+                while step != 0 && steps < MAX_BISECTION_STEPS {
+                    push(x - step);
+                    step /= 2;
+                    steps += 1;
+                }
+                let towards_zero = if negative { x + 1 } else { x - 1 };
+                push(towards_zero);
+                out
+            }
+
+            fn encode(&self, out: &mut Encoder) {
+                out.write_bytes(&(*self as $wide).to_le_bytes());
+            }
+
+            fn decode(input: &mut Decoder<'_>) -> Self {
+                <$wide>::from_le_bytes(input.read_array()) as $t
+            }
+        }
+
+        impl Interesting for $t {
+            fn interesting(cx: &mut Context) -> Self {
+                const FITTING: usize = magnitudes_up_to(<$t>::MAX as u128);
+                // Five per-type specials, then the fitting magnitudes (negated half the time
+                // for signed types).
+                let pick = cx.below(5 + FITTING);
+                match pick {
+                    0 => <$t>::MIN,
+                    1 => <$t>::MAX,
+                    2 => <$t>::MIN.wrapping_add(1),
+                    3 => <$t>::MAX - 1,
+                    4 => (0 as $t).wrapping_sub(1),
+                    _ => {
+                        let magnitude = INTERESTING_MAGNITUDES[pick - 5] as $t;
+                        if $signed && cx.rng().bool() {
+                            (0 as $t).wrapping_sub(magnitude)
+                        } else {
+                            magnitude
+                        }
+                    }
+                }
+            }
+        }
+    )*};
+}
+
+/// Types with a table of interesting values.
+trait Interesting {
+    fn interesting(cx: &mut Context) -> Self;
+}
+
+fn interesting<T: Interesting>(cx: &mut Context) -> T {
+    T::interesting(cx)
+}
+
+int_impls! {
+    u8: signed false, codec u8;
+    u16: signed false, codec u16;
+    u32: signed false, codec u32;
+    u64: signed false, codec u64;
+    u128: signed false, codec u128;
+    usize: signed false, codec u64;
+    i8: signed true, codec i8;
+    i16: signed true, codec i16;
+    i32: signed true, codec i32;
+    i64: signed true, codec i64;
+    i128: signed true, codec i128;
+    isize: signed true, codec i64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interesting_values_fit_their_type() {
+        let mut cx = Context::new(3);
+        let mut seen_boundary = false;
+        for _ in 0..1000 {
+            let v: u8 = interesting(&mut cx);
+            seen_boundary |= v == 0x80;
+        }
+        assert!(seen_boundary);
+        assert_eq!(magnitudes_up_to(u8::MAX as u128), 10);
+        assert_eq!(magnitudes_up_to(i8::MAX as u128), 8);
+    }
+
+    #[test]
+    fn shrink_of_min_is_well_founded() {
+        let mut cx = Context::new(1);
+        let candidates = i8::MIN.shrink(&mut cx);
+        assert_eq!(candidates[0], 0);
+        assert!(candidates.iter().all(|c| c.unsigned_abs() < 128));
+    }
+}

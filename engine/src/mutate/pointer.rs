@@ -1,1 +1,110 @@
-//! TODO
+//! `Box<T>`, `Rc<T>` and `Arc<T>`: transparent wrappers that delegate to `T`.
+//!
+//! They add no level of their own: the derive, which sees `Box<Self>` fields, is what charges
+//! recursion through them against the size budget. Shrinking follows `T`'s order.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::codec::{Decoder, Encoder};
+use crate::{Context, Mutate};
+
+/// Delegates every operation to the boxed value.
+///
+/// ```
+/// use typefuzz_engine::{codec, Context, Mutate};
+/// let mut cx = Context::new(1);
+/// let mut b = Box::new(7u8);
+/// cx.mutate(&mut b);
+/// assert_ne!(*b, 7);
+/// assert_eq!(codec::to_bytes(&b), codec::to_bytes(&*b));
+/// ```
+impl<T: Mutate> Mutate for Box<T> {
+    fn generate(cx: &mut Context) -> Self {
+        Box::new(T::generate(cx))
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        (**self).mutate(cx);
+    }
+
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+        (**self).shrink(cx).into_iter().map(Box::new).collect()
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        (**self).encode(out);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        Box::new(T::decode(input))
+    }
+}
+
+/// Delegates to the shared value; mutation goes through [`Rc::make_mut`], so other handles to
+/// the same allocation keep the old value.
+///
+/// ```
+/// use std::rc::Rc;
+/// use typefuzz_engine::{Context, Mutate};
+/// let mut cx = Context::new(1);
+/// let original = Rc::new(String::from("abc"));
+/// let mut copy = Rc::clone(&original);
+/// cx.mutate(&mut copy);
+/// assert_eq!(*original, "abc");
+/// assert_ne!(*copy, "abc");
+/// ```
+impl<T: Mutate> Mutate for Rc<T> {
+    fn generate(cx: &mut Context) -> Self {
+        Rc::new(T::generate(cx))
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        Rc::make_mut(self).mutate(cx);
+    }
+
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+        (**self).shrink(cx).into_iter().map(Rc::new).collect()
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        (**self).encode(out);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        Rc::new(T::decode(input))
+    }
+}
+
+/// Delegates to the shared value; mutation goes through [`Arc::make_mut`].
+///
+/// ```
+/// use std::sync::Arc;
+/// use typefuzz_engine::{codec, Context, Mutate};
+/// let mut cx = Context::new(1);
+/// let mut shared = Arc::new(-5i64);
+/// cx.mutate(&mut shared);
+/// assert_ne!(*shared, -5);
+/// assert_eq!(codec::from_bytes::<Arc<i64>>(&codec::to_bytes(&shared)), shared);
+/// ```
+impl<T: Mutate> Mutate for Arc<T> {
+    fn generate(cx: &mut Context) -> Self {
+        Arc::new(T::generate(cx))
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        Arc::make_mut(self).mutate(cx);
+    }
+
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+        (**self).shrink(cx).into_iter().map(Arc::new).collect()
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        (**self).encode(out);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        Arc::new(T::decode(input))
+    }
+}

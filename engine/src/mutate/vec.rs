@@ -1,1 +1,310 @@
-//! TODO
+//! `Vec<T>` and `VecDeque<T>`: insert, duplicate, remove, swap, truncate, and element mutation.
+//!
+//! # Shrink order
+//!
+//! Sequences are ordered by length first, then lexicographically by the elements' own shrink
+//! orders. Candidates are shorter (empty, a half, one element removed) or keep the length and
+//! replace one element by one of its shrink candidates, so each is strictly smaller; for a fixed
+//! length the lexicographic product of well-founded orders is well-founded, hence so is this.
+
+use std::collections::VecDeque;
+
+use crate::__private::{split_size, MAX_MUTATION_DEPTH};
+use crate::codec::{Decoder, Encoder};
+use crate::{Context, Mutate, Operator};
+
+/// At most this many single-element removals in a shrink list.
+pub(super) const SHRINK_REMOVALS: usize = 32;
+/// Elements whose own shrink candidates are offered, and how many candidates each.
+pub(super) const SHRINK_ELEMENTS: usize = 4;
+/// See [`SHRINK_ELEMENTS`].
+pub(super) const SHRINK_PER_ELEMENT: usize = 4;
+/// Longest run one Remove takes out.
+pub(super) const MAX_REMOVE_RUN: usize = 8;
+
+/// Whether mutating a `T` inside the current value can change it: a zero-sized type has a single
+/// value, and past [`MAX_MUTATION_DEPTH`] mutations stop descending.
+pub(super) fn can_descend<T>(cx: &Context) -> bool {
+    core::mem::size_of::<T>() != 0 && cx.depth() < MAX_MUTATION_DEPTH
+}
+
+/// Mutates `value` one level deeper, with one unit of the size budget spent on the container.
+pub(super) fn mutate_child<T: Mutate>(value: &mut T, cx: &mut Context) {
+    let size = cx.size().saturating_sub(1);
+    cx.descend(size, |cx| value.mutate(cx));
+}
+
+/// Generates a `T` one level deeper for insertion into a container.
+pub(super) fn generate_child<T: Mutate>(cx: &mut Context) -> T {
+    let size = cx.size().saturating_sub(1);
+    cx.descend(size, T::generate)
+}
+
+/// Whether `a` and `b` have the same encoding, i.e. are equal values (the codec round-trips).
+/// `Mutate` has no `PartialEq` bound, so this is how Swap avoids swapping equal elements.
+pub(super) fn same_encoding<T: Mutate>(a: &T, b: &T) -> bool {
+    let mut out = Encoder::new();
+    a.encode(&mut out);
+    let split = out.as_bytes().len();
+    b.encode(&mut out);
+    let bytes = out.as_bytes();
+    bytes[..split] == bytes[split..]
+}
+
+/// A start index and run length for Remove: usually one element, sometimes a short run.
+pub(super) fn remove_run(cx: &mut Context, len: usize) -> (usize, usize) {
+    let start = cx.below(len);
+    let count = if cx.chance(3, 4) {
+        1
+    } else {
+        1 + cx.below((len - start).min(MAX_REMOVE_RUN))
+    };
+    (start, count)
+}
+
+/// The sequence operations the `Vec` and `VecDeque` mutators share.
+trait Sequence<T>: FromIterator<T> {
+    fn length(&self) -> usize;
+    fn at(&self, index: usize) -> &T;
+    fn at_mut(&mut self, index: usize) -> &mut T;
+    fn insert_at(&mut self, index: usize, value: T);
+    fn remove_range(&mut self, start: usize, count: usize);
+    fn swap_at(&mut self, a: usize, b: usize);
+    fn truncate_to(&mut self, len: usize);
+}
+
+impl<T> Sequence<T> for Vec<T> {
+    fn length(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, index: usize) -> &T {
+        &self[index]
+    }
+    fn at_mut(&mut self, index: usize) -> &mut T {
+        &mut self[index]
+    }
+    fn insert_at(&mut self, index: usize, value: T) {
+        self.insert(index, value);
+    }
+    fn remove_range(&mut self, start: usize, count: usize) {
+        self.drain(start..start + count);
+    }
+    fn swap_at(&mut self, a: usize, b: usize) {
+        self.swap(a, b);
+    }
+    fn truncate_to(&mut self, len: usize) {
+        self.truncate(len);
+    }
+}
+
+impl<T> Sequence<T> for VecDeque<T> {
+    fn length(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, index: usize) -> &T {
+        &self[index]
+    }
+    fn at_mut(&mut self, index: usize) -> &mut T {
+        &mut self[index]
+    }
+    fn insert_at(&mut self, index: usize, value: T) {
+        self.insert(index, value);
+    }
+    fn remove_range(&mut self, start: usize, count: usize) {
+        self.drain(start..start + count);
+    }
+    fn swap_at(&mut self, a: usize, b: usize) {
+        self.swap(a, b);
+    }
+    fn truncate_to(&mut self, len: usize) {
+        self.truncate(len);
+    }
+}
+
+fn generate_sequence<T: Mutate, S: Sequence<T>>(cx: &mut Context) -> S {
+    let size = cx.size();
+    let len = cx.below(size + 1);
+    let child = split_size(size, len);
+    (0..len).map(|_| cx.descend(child, T::generate)).collect()
+}
+
+fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
+    let len = seq.length();
+    if len == 0 {
+        // The only change an empty sequence admits, even at a maximum size of 0.
+        cx.record(Operator::Insert);
+        seq.insert_at(0, generate_child(cx));
+        return;
+    }
+    let room = len < cx.max_size();
+    let elements = can_descend::<T>(cx);
+    let weights = [
+        if room { 2 } else { 0 },                 // Insert
+        if room { 1 } else { 0 },                 // Duplicate
+        2,                                        // Remove
+        if len >= 2 && elements { 1 } else { 0 }, // Swap
+        1,                                        // Truncate
+        if elements { 4 } else { 0 },             // Element
+    ];
+    match cx.weighted(&weights) {
+        Some(0) => {
+            cx.record(Operator::Insert);
+            let at = cx.below(len + 1);
+            seq.insert_at(at, generate_child(cx));
+        }
+        Some(1) => {
+            cx.record(Operator::Duplicate);
+            let copy = seq.at(cx.below(len)).clone();
+            let at = cx.below(len + 1);
+            seq.insert_at(at, copy);
+        }
+        Some(2) => {
+            cx.record(Operator::Remove);
+            let (start, count) = remove_run(cx, len);
+            seq.remove_range(start, count);
+        }
+        Some(3) => {
+            let a = cx.below(len);
+            let b = (a + 1 + cx.below(len - 1)) % len;
+            if same_encoding(seq.at(a), seq.at(b)) {
+                // Swapping equal elements would change nothing: mutate one instead.
+                cx.record(Operator::Element);
+                mutate_child(seq.at_mut(a), cx);
+            } else {
+                cx.record(Operator::Swap);
+                seq.swap_at(a, b);
+            }
+        }
+        Some(4) => {
+            cx.record(Operator::Truncate);
+            let keep = cx.below(len);
+            seq.truncate_to(keep);
+        }
+        _ => {
+            cx.record(Operator::Element);
+            let index = cx.below(len);
+            mutate_child(seq.at_mut(index), cx);
+        }
+    }
+}
+
+fn shrink_sequence<T: Mutate, S: Sequence<T>>(seq: &S, cx: &mut Context) -> Vec<S> {
+    let len = seq.length();
+    let mut out = Vec::new();
+    if len == 0 {
+        return out;
+    }
+    let slice = |range: core::ops::Range<usize>| range.map(|i| seq.at(i).clone()).collect::<S>();
+    out.push(slice(0..0));
+    if len >= 4 {
+        out.push(slice(0..len / 2));
+        out.push(slice(len / 2..len));
+    }
+    if len >= 2 {
+        for removed in 0..len.min(SHRINK_REMOVALS) {
+            out.push(
+                (0..len)
+                    .filter(|&i| i != removed)
+                    .map(|i| seq.at(i).clone())
+                    .collect(),
+            );
+        }
+    }
+    for index in 0..len.min(SHRINK_ELEMENTS) {
+        for candidate in seq
+            .at(index)
+            .shrink(cx)
+            .into_iter()
+            .take(SHRINK_PER_ELEMENT)
+        {
+            let mut replaced = slice(0..len);
+            *replaced.at_mut(index) = candidate;
+            out.push(replaced);
+        }
+    }
+    out
+}
+
+fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
+    // `read_len` is capped by the decoder's element budget: O(input length) elements in total.
+    let len = input.read_len();
+    (0..len).map(|_| T::decode(input)).collect()
+}
+
+/// Collections of at most `cx.size()` elements. Mutations insert a fresh element, duplicate one,
+/// remove one or a short run, swap two, truncate, or mutate one element (Insert and Duplicate
+/// only below `cx.max_size()` elements). Encodes as a length followed by the elements; decoding
+/// caps lengths by the input's length, so any byte string decodes in O(input) memory.
+///
+/// ```
+/// use typefuzz_engine::{codec, Context, Mutate, Operator};
+/// let mut cx = Context::new(4).with_max_size(6);
+/// let mut v: Vec<u16> = cx.generate();
+/// assert!(v.len() <= 6);
+/// let before = v.clone();
+/// let ops = cx.mutate(&mut v).to_vec();
+/// assert_ne!(v, before);
+/// assert!(matches!(ops[0], Operator::Insert | Operator::Duplicate | Operator::Remove
+///     | Operator::Swap | Operator::Truncate | Operator::Element));
+/// assert_eq!(codec::from_bytes::<Vec<u16>>(&codec::to_bytes(&v)), v);
+/// assert_eq!(vec![3u8, 4].shrink(&mut cx)[0], Vec::<u8>::new());
+/// ```
+impl<T: Mutate> Mutate for Vec<T> {
+    fn generate(cx: &mut Context) -> Self {
+        generate_sequence(cx)
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        mutate_sequence(self, cx);
+    }
+
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+        shrink_sequence(self, cx)
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        out.write_len(self.len());
+        for element in self {
+            element.encode(out);
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        decode_sequence(input)
+    }
+}
+
+/// The same mutator, shrinker and codec as `Vec<T>`.
+///
+/// ```
+/// use std::collections::VecDeque;
+/// use typefuzz_engine::{codec, Context};
+/// let mut cx = Context::new(9);
+/// let mut v: VecDeque<i8> = cx.generate();
+/// cx.mutate(&mut v);
+/// assert_eq!(codec::from_bytes::<VecDeque<i8>>(&codec::to_bytes(&v)), v);
+/// ```
+impl<T: Mutate> Mutate for VecDeque<T> {
+    fn generate(cx: &mut Context) -> Self {
+        generate_sequence(cx)
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        mutate_sequence(self, cx);
+    }
+
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+        shrink_sequence(self, cx)
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        out.write_len(self.len());
+        for element in self {
+            element.encode(out);
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        decode_sequence(input)
+    }
+}
