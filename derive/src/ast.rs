@@ -21,7 +21,6 @@ pub struct Container<'a> {
 pub struct Variant<'a> {
     /// `None` for a struct (its single "variant" is the struct itself).
     pub ident: Option<&'a Ident>,
-    pub original: Option<&'a syn::Variant>,
     pub attrs: attr::Variant,
     pub fields: Vec<Field<'a>>,
 }
@@ -29,7 +28,6 @@ pub struct Variant<'a> {
 pub struct Field<'a> {
     pub member: Member,
     pub ty: &'a Type,
-    pub original: &'a syn::Field,
     pub attrs: attr::Field,
     /// The local name the field is bound to in generated patterns.
     pub binding: Ident,
@@ -53,7 +51,6 @@ impl<'a> Container<'a> {
                 let fields = fields_from_ast(cx, &data.fields, &self_type);
                 let variant = Variant {
                     ident: None,
-                    original: None,
                     attrs: attr::Variant { weight: 1 },
                     fields,
                 };
@@ -65,7 +62,6 @@ impl<'a> Container<'a> {
                     .iter()
                     .map(|variant| Variant {
                         ident: Some(&variant.ident),
-                        original: Some(variant),
                         attrs: attr::variant(cx, &variant.attrs),
                         fields: fields_from_ast(cx, &variant.fields, &self_type),
                     })
@@ -104,7 +100,6 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields, self_type: &SelfType) -> V
             Field {
                 member,
                 ty: &field.ty,
-                original: field,
                 attrs: attr::field(cx, &field.attrs),
                 binding: format_ident!("__field{}", index),
                 class: self_type.canonical(&field.ty),
@@ -164,13 +159,6 @@ impl<'a> Variant<'a> {
             *counts.entry(field.class.as_str()).or_insert(0) += 1;
         }
         counts
-    }
-
-    pub fn span(&self) -> Span {
-        match self.original {
-            Some(variant) => variant.ident.span(),
-            None => Span::call_site(),
-        }
     }
 }
 

@@ -176,3 +176,28 @@ pub fn take_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) ->
 pub fn clone_subterms<T: Mutate>(value: &T, out: &mut Vec<T>) {
     value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
 }
+
+/// Is `value` nested more than `limit` levels deep through its own subterms? Recursion is
+/// bounded by `limit`, so this is safe on values of any depth.
+pub fn deeper_than<T: Mutate>(value: &T, limit: usize) -> bool {
+    if limit == 0 {
+        return true;
+    }
+    let mut deeper = false;
+    value.visit_subterms(&mut |subterm| deeper = deeper || deeper_than(subterm, limit - 1));
+    deeper
+}
+
+/// Drops `value` without deep recursion when it is deeper than [`MAX_MUTATION_DEPTH`]: subterms
+/// are moved onto an explicit stack first. The compiler's drop glue recurses once per level,
+/// which overflows the stack on values nested ~100,000 deep (long lists, degenerate trees).
+pub fn dispose<T: Mutate>(value: T) {
+    if !deeper_than(&value, MAX_MUTATION_DEPTH) {
+        return;
+    }
+    let mut cx = Context::new(0);
+    let mut pending = vec![value];
+    while let Some(mut node) = pending.pop() {
+        node.visit_subterms_mut(&mut |subterm| pending.push(take(subterm, &mut cx)));
+    }
+}

@@ -85,11 +85,11 @@ pub fn expand(container: &Container) -> TokenStream {
         let grow_faithful = table_tokens(&tables.grow_faithful);
         let transition = transition(container);
         quote! {
-            const __DROP: &[&[usize]] = #drop;
-            const __GROW: &[&[usize]] = #grow;
-            const __GROW_FAITHFUL: &[&[usize]] = #grow_faithful;
-            let __drop: &[usize] = __DROP[__variant];
-            let __grow: &[usize] =
+            const __DROP: &[&[::core::primitive::usize]] = #drop;
+            const __GROW: &[&[::core::primitive::usize]] = #grow;
+            const __GROW_FAITHFUL: &[&[::core::primitive::usize]] = #grow_faithful;
+            let __drop: &[::core::primitive::usize] = __DROP[__variant];
+            let __grow: &[::core::primitive::usize] =
                 if __cx.operators().faithful { __GROW_FAITHFUL[__variant] } else { __GROW[__variant] };
             let __candidates = ::typefuzz::__private::Candidates {
                 recursive: __FIELDS[__variant],
@@ -97,21 +97,21 @@ pub fn expand(container: &Container) -> TokenStream {
                 drop: __drop.len(),
                 grow: __grow.len(),
             };
-            let __transition = |__this: &mut Self, __to: usize, __cx: &mut ::typefuzz::Context| {
+            let __transition = |__this: &mut Self, __to: ::core::primitive::usize, __cx: &mut ::typefuzz::Context| {
                 #transition
             };
         }
     } else {
         quote! {
-            let __drop: &[usize] = &[];
-            let __grow: &[usize] = &[];
+            let __drop: &[::core::primitive::usize] = &[];
+            let __grow: &[::core::primitive::usize] = &[];
             let __candidates = ::typefuzz::__private::Candidates {
                 recursive: __FIELDS[__variant],
                 subterm: #subterms,
                 drop: 0,
                 grow: 0,
             };
-            let __transition = |__this: &mut Self, __to: usize, __cx: &mut ::typefuzz::Context| {};
+            let __transition = |__this: &mut Self, __to: ::core::primitive::usize, __cx: &mut ::typefuzz::Context| {};
         }
     };
     // Regenerating a struct is redundant with mutating its fields; for enums it is a restart.
@@ -119,7 +119,8 @@ pub fn expand(container: &Container) -> TokenStream {
         quote! {
             ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
                 __cx.record(::typefuzz::Operator::Regenerate);
-                *self = <Self as ::typefuzz::Mutate>::generate(__cx);
+                let __fresh = <Self as ::typefuzz::Mutate>::generate(__cx);
+                ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
             }
         }
     } else {
@@ -127,8 +128,8 @@ pub fn expand(container: &Container) -> TokenStream {
     };
 
     quote! {
-        const __FIELDS: &[usize] = &[#(#field_counts),*];
-        let __variant: usize = #variant;
+        const __FIELDS: &[::core::primitive::usize] = &[#(#field_counts),*];
+        let __variant: ::core::primitive::usize = #variant;
         #constructor_ops
         match ::typefuzz::__private::choose(__cx, __candidates) {
             ::core::option::Option::None => {}
@@ -139,7 +140,7 @@ pub fn expand(container: &Container) -> TokenStream {
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);
                 if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
-                    *self = __subterm;
+                    ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
                 }
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
@@ -175,6 +176,6 @@ fn transition(container: &Container) -> TokenStream {
             #(#arms)*
             _ => return,
         };
-        *__this = __new;
+        ::typefuzz::__private::dispose(::core::mem::replace(__this, __new));
     }
 }

@@ -57,8 +57,18 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
+    // Candidates clone subterms, and derived `Clone` recurses once per level: a value deeper
+    // than the mutation bound is left unshrunk rather than risking a stack overflow.
+    let too_deep = recursive_type.then(|| {
+        quote! {
+            if ::typefuzz::__private::deeper_than(self, ::typefuzz::__private::MAX_MUTATION_DEPTH) {
+                return __out;
+            }
+        }
+    });
     quote! {
         let mut __out = ::typefuzz::__private::Vec::new();
+        #too_deep
         #subterms
         match self { #(#arms)* }
         __out

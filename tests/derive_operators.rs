@@ -1,0 +1,239 @@
+//! FuzzChick's operator semantics on the paper's own example type, `Tree<A>`.
+
+use std::collections::HashSet;
+
+use typefuzz::{Context, Mutate, Operator, Operators};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Mutate)]
+enum Tree<A> {
+    Leaf(A),
+    Node(A, Box<Tree<A>>, Box<Tree<A>>),
+}
+
+use Tree::{Leaf, Node};
+
+fn node(a: u8, l: Tree<u8>, r: Tree<u8>) -> Tree<u8> {
+    Node(a, Box::new(l), Box::new(r))
+}
+
+/// Mutates `start` once per seed and returns each mutant with the outermost operator applied.
+fn mutants(start: &Tree<u8>, operators: Operators, draws: u64) -> Vec<(Tree<u8>, Operator)> {
+    let mut cx = Context::new(0).with_operators(operators).with_max_size(8);
+    (0..draws)
+        .map(|seed| {
+            cx.reseed(seed);
+            let mut value = start.clone();
+            let trace = cx.mutate(&mut value).to_vec();
+            assert!(!trace.is_empty(), "every mutation records its operator");
+            (value, trace[0])
+        })
+        .collect()
+}
+
+/// Without regeneration, so that every mutant comes from one of the four families.
+fn families() -> Operators {
+    Operators {
+        regenerate: 0,
+        ..Operators::default()
+    }
+}
+
+fn differing_fields(a: &Tree<u8>, b: &Tree<u8>) -> Option<usize> {
+    match (a, b) {
+        (Node(x1, l1, r1), Node(x2, l2, r2)) => {
+            Some(usize::from(x1 != x2) + usize::from(l1 != l2) + usize::from(r1 != r2))
+        }
+        (Leaf(x1), Leaf(x2)) => Some(usize::from(x1 != x2)),
+        _ => None,
+    }
+}
+
+#[test]
+fn node_mutants_cover_subterm_drop_and_recursive() {
+    let start = node(1, Leaf(2), Leaf(3));
+    let all = mutants(&start, families(), 2000);
+    let seen: HashSet<&Tree<u8>> = all.iter().map(|(t, _)| t).collect();
+    assert!(seen.contains(&Leaf(2)), "subterm to the left child");
+    assert!(seen.contains(&Leaf(3)), "subterm to the right child");
+    assert!(seen.contains(&Leaf(1)), "constructor drop keeps the label");
+    assert!(
+        all.iter()
+            .any(|(t, op)| *op == Operator::Recursive && differing_fields(&start, t) == Some(1)),
+        "recursive mutation of one field"
+    );
+    for (mutant, op) in &all {
+        match op {
+            Operator::Subterm => assert!(*mutant == Leaf(2) || *mutant == Leaf(3), "{mutant:?}"),
+            Operator::ConstructorDrop => assert_eq!(*mutant, Leaf(1)),
+            Operator::Recursive => {
+                assert_eq!(
+                    differing_fields(&start, mutant),
+                    Some(1),
+                    "exactly one field: {mutant:?}"
+                )
+            }
+            other => {
+                panic!("unexpected operator {other} for a Node (grow has no candidate): {mutant:?}")
+            }
+        }
+    }
+}
+
+#[test]
+fn leaf_grows_into_a_node_keeping_its_label() {
+    let all = mutants(&Leaf(7), families(), 500);
+    assert!(all
+        .iter()
+        .any(|(t, op)| *op == Operator::ConstructorGrow && matches!(t, Node(7, _, _))));
+    for (mutant, op) in &all {
+        match op {
+            Operator::ConstructorGrow => assert!(matches!(mutant, Node(7, _, _)), "{mutant:?}"),
+            Operator::Recursive => assert!(matches!(mutant, Leaf(x) if *x != 7), "{mutant:?}"),
+            other => panic!("a Leaf has no subterm or drop candidate, got {other}: {mutant:?}"),
+        }
+    }
+}
+
+#[test]
+fn disabled_families_never_apply() {
+    let start = node(1, Leaf(2), Leaf(3));
+    let cases: [(Operators, Operator); 4] = [
+        (
+            Operators {
+                subterm: 0,
+                ..families()
+            },
+            Operator::Subterm,
+        ),
+        (
+            Operators {
+                drop: 0,
+                ..families()
+            },
+            Operator::ConstructorDrop,
+        ),
+        (
+            Operators {
+                recursive: 0,
+                ..families()
+            },
+            Operator::Recursive,
+        ),
+        (
+            Operators {
+                grow: 0,
+                ..families()
+            },
+            Operator::ConstructorGrow,
+        ),
+    ];
+    for (operators, disabled) in cases {
+        for (mutant, op) in mutants(&start, operators, 500) {
+            assert_ne!(
+                op, disabled,
+                "{disabled} is switched off but produced {mutant:?}"
+            );
+            match disabled {
+                Operator::Subterm => assert!(mutant != Leaf(2) && mutant != Leaf(3), "{mutant:?}"),
+                Operator::ConstructorDrop => assert_ne!(mutant, Leaf(1)),
+                _ => {}
+            }
+        }
+        for (mutant, op) in mutants(&Leaf(7), operators, 500) {
+            assert_ne!(
+                op, disabled,
+                "{disabled} is switched off but produced {mutant:?}"
+            );
+            if disabled == Operator::ConstructorGrow {
+                assert!(matches!(mutant, Leaf(_)), "{mutant:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn faithful_mode_weighs_every_candidate_equally() {
+    // Node(1, Leaf 2, Leaf 3) has 3 recursive, 2 subterm and 1 drop candidates: 6 in all.
+    let all = mutants(&node(1, Leaf(2), Leaf(3)), Operators::fuzzchick(), 6000);
+    let count = |wanted: Operator| all.iter().filter(|(_, op)| *op == wanted).count();
+    let (recursive, subterm, drop) = (
+        count(Operator::Recursive),
+        count(Operator::Subterm),
+        count(Operator::ConstructorDrop),
+    );
+    assert_eq!(recursive + subterm + drop, 6000);
+    // Expected 3000 / 2000 / 1000; allow generous sampling noise.
+    assert!((2700..3300).contains(&recursive), "recursive {recursive}");
+    assert!((1750..2250).contains(&subterm), "subterm {subterm}");
+    assert!((850..1150).contains(&drop), "drop {drop}");
+}
+
+#[test]
+fn faithful_grow_only_maps_to_supersets() {
+    #[derive(Clone, Debug, PartialEq, Mutate)]
+    enum Shape {
+        Dot(u8),
+        Pair(u8, u8),
+        Flag(bool),
+    }
+    // From Dot(x): Pair is a superset grow; Flag is neither drop nor superset.
+    let mut cx = Context::new(0).with_operators(Operators::fuzzchick());
+    for seed in 0..500 {
+        cx.reseed(seed);
+        let mut value = Shape::Dot(9);
+        let trace = cx.mutate(&mut value).to_vec();
+        if trace[0] == Operator::ConstructorGrow {
+            assert!(
+                matches!(value, Shape::Pair(9, _) | Shape::Pair(_, 9)),
+                "{value:?}"
+            );
+        }
+        assert!(
+            !matches!(value, Shape::Flag(_)),
+            "faithful grow never reaches Flag: {value:?}"
+        );
+    }
+    // The default mode may grow to any other variant.
+    let mut cx = Context::new(0).with_operators(families());
+    let reached_flag = (0..500).any(|seed| {
+        cx.reseed(seed);
+        let mut value = Shape::Dot(9);
+        cx.mutate(&mut value);
+        matches!(value, Shape::Flag(_))
+    });
+    assert!(reached_flag);
+}
+
+#[test]
+fn same_signature_swaps_are_drops() {
+    #[derive(Clone, Copy, Debug, PartialEq, Mutate)]
+    enum Instr {
+        Push(i32),
+        Jump(i32),
+        Halt,
+    }
+    let mut cx = Context::new(0).with_operators(families());
+    let mut swapped = false;
+    for seed in 0..500 {
+        cx.reseed(seed);
+        let mut value = Instr::Push(5);
+        let trace = cx.mutate(&mut value).to_vec();
+        if trace[0] == Operator::ConstructorDrop {
+            assert!(matches!(value, Instr::Jump(5) | Instr::Halt), "{value:?}");
+            swapped |= value == Instr::Jump(5);
+        }
+    }
+    assert!(swapped, "Push(5) -> Jump(5) keeps the payload");
+}
+
+#[test]
+fn mutation_always_changes_a_recursive_value() {
+    // Regeneration may redraw the same value; the four families always change it.
+    let mut cx = Context::new(3).with_operators(families());
+    let mut value: Tree<u8> = cx.generate();
+    for _ in 0..2000 {
+        let before = value.clone();
+        cx.mutate(&mut value);
+        assert_ne!(before, value);
+    }
+}
