@@ -16,8 +16,24 @@ pub mod codec;
 pub mod feedback;
 pub mod mutate;
 
+mod artifacts;
+mod config;
+mod corpus;
+mod executor;
+mod fuzzer;
+mod outcome;
+mod report;
+mod schedule;
+mod shrink;
+mod stats;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
+pub use config::{Config, FeedbackSources, Schedule};
+pub use fuzzer::check;
 pub use mutate::{Context, Mutate, Operator, Operators};
+pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
+pub use report::{Failure, Report};
+pub use stats::{AssumeStats, LabelStats, Stats, StopReason};

@@ -7,3 +7,13 @@ pub use std::{boxed::Box, vec::Vec};
 
 mod derive_support;
 pub use derive_support::*;
+
+// What `cover!`, `sometimes!`, `target!` and `assume!` expand to.
+pub use crate::feedback::assume::{
+    boolean as assume_boolean, eq as assume_eq, le as assume_le, lt as assume_lt,
+    not as assume_not, AssumeSite, Number as AssumeNumber, Operand as AssumeOperand,
+    ViaNumber as AssumeViaNumber, ViaOther as AssumeViaOther,
+};
+pub use crate::feedback::labels::Label;
+pub use crate::feedback::targets::{Target, TargetValue};
+pub use crate::outcome::Discard;

@@ -1,0 +1,159 @@
+//! The feedback state: everything seen so far, and the update that says whether a run was new.
+
+use super::recorder::LastRun;
+use super::{coverage, with_last_run};
+use crate::FeedbackSources;
+
+/// What one run added to the state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Novelty {
+    /// New coverage features (counter x hit-count bucket pairs).
+    pub(crate) coverage: u32,
+    /// Labels never hit before.
+    pub(crate) labels: u32,
+    /// Targets whose best value rose.
+    pub(crate) targets: u32,
+    /// `assume!` sites whose best score rose.
+    pub(crate) assumes: u32,
+}
+
+impl Novelty {
+    /// Whether the run changed the state, i.e. its input is worth keeping.
+    pub(crate) fn is_interesting(&self) -> bool {
+        self.total() > 0
+    }
+
+    pub(crate) fn total(&self) -> u32 {
+        self.coverage + self.labels + self.targets + self.assumes
+    }
+}
+
+/// The state S of generalized targeted PBT, one part per source.
+pub(crate) struct Feedback {
+    sources: FeedbackSources,
+    /// Per coverage counter, the AFL hit-count bucket bits seen so far ("virgin bits" inverted).
+    coverage_seen: Vec<u8>,
+    /// Coverage counters ever hit, and features (counter, bucket) ever seen.
+    pub(crate) coverage_points: u64,
+    pub(crate) coverage_features: u64,
+    labels_seen: Vec<bool>,
+    pub(crate) labels_points: u64,
+    targets_best: Vec<f64>,
+    assume_best: Vec<f64>,
+}
+
+impl Feedback {
+    pub(crate) fn new(mut sources: FeedbackSources) -> Self {
+        if sources.coverage && !coverage::is_enabled() {
+            coverage::warn_once_if_disabled();
+            sources.coverage = false;
+        }
+        let counters = if sources.coverage {
+            coverage::counters_len()
+        } else {
+            0
+        };
+        Feedback {
+            sources,
+            coverage_seen: vec![0; counters],
+            coverage_points: 0,
+            coverage_features: 0,
+            labels_seen: Vec::new(),
+            labels_points: 0,
+            targets_best: Vec::new(),
+            assume_best: Vec::new(),
+        }
+    }
+
+    /// The best value of each target seen so far, by id.
+    pub(crate) fn targets_best(&self) -> &[f64] {
+        &self.targets_best
+    }
+
+    /// Called right before the property: resets the counters.
+    #[inline]
+    pub(crate) fn before_run(&self) {
+        if self.sources.coverage {
+            coverage::reset();
+        }
+    }
+
+    /// The update f: folds the last run's observation into the state and says what was new.
+    pub(crate) fn observe(&mut self) -> Novelty {
+        let mut novelty = Novelty::default();
+        if self.sources.coverage {
+            novelty.coverage = self.observe_coverage();
+        }
+        if self.sources.labels || self.sources.targets || self.sources.assume {
+            with_last_run(|run| self.observe_recorded(run, &mut novelty));
+        }
+        novelty
+    }
+
+    fn observe_coverage(&mut self) -> u32 {
+        let seen = &mut self.coverage_seen;
+        let (mut new_features, mut new_points) = (0u32, 0u64);
+        coverage::for_each_hit(|index, bucket| {
+            if index >= seen.len() {
+                // Counters registered after the run started (a lazily loaded module): grow.
+                seen.resize(index + 1, 0);
+            }
+            let slot = &mut seen[index];
+            if *slot & bucket == 0 {
+                if *slot == 0 {
+                    new_points += 1;
+                }
+                *slot |= bucket;
+                new_features += 1;
+            }
+        });
+        self.coverage_points += new_points;
+        self.coverage_features += u64::from(new_features);
+        new_features
+    }
+
+    fn observe_recorded(&mut self, run: &LastRun, novelty: &mut Novelty) {
+        if self.sources.labels {
+            for &id in &run.labels {
+                let index = id as usize;
+                if self.labels_seen.len() <= index {
+                    self.labels_seen.resize(index + 1, false);
+                }
+                if !self.labels_seen[index] {
+                    self.labels_seen[index] = true;
+                    self.labels_points += 1;
+                    novelty.labels += 1;
+                }
+            }
+        }
+        if self.sources.targets {
+            for &(id, value) in &run.targets {
+                if raise(&mut self.targets_best, id, value) {
+                    novelty.targets += 1;
+                }
+            }
+        }
+        if self.sources.assume {
+            for &(id, score) in &run.assumes {
+                // True scores count as 0: once satisfied, "more true" is not progress.
+                if raise(&mut self.assume_best, id, score.min(0.0)) {
+                    novelty.assumes += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Raises `best[id]` to `value` if `value` is higher (or the first value seen); says whether it did.
+fn raise(best: &mut Vec<f64>, id: u32, value: f64) -> bool {
+    let index = id as usize;
+    if best.len() <= index {
+        best.resize(index + 1, f64::NEG_INFINITY);
+    }
+    if value > best[index] {
+        best[index] = value;
+        true
+    } else {
+        false
+    }
+}

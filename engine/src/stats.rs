@@ -1,0 +1,288 @@
+//! Statistics: what a run did — tests, valid inputs, discards (per `assume!` site), unique valid
+//! inputs, coverage, queue sizes, speed — and the live status line printed while it runs.
+
+use std::collections::HashSet;
+use std::hash::Hasher;
+use std::time::{Duration, Instant};
+
+use crate::Operator;
+
+/// Why a run stopped.
+///
+/// ```
+/// let report = typefuzz::check(&typefuzz::Config::default().with_cases(5), |cx| cx.generate::<u8>(), |_| ());
+/// assert_eq!(report.stats.stop, typefuzz::StopReason::Cases);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// [`Config::cases`](crate::Config::cases) non-discarded tests ran.
+    #[default]
+    Cases,
+    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded.
+    Discards,
+    /// [`Config::max_tests`](crate::Config::max_tests) tests ran.
+    Tests,
+    /// The [`Config::time`](crate::Config::time) budget ran out.
+    Time,
+    /// A failure was found.
+    Failure,
+}
+
+/// One `assume!` call site's counts.
+///
+/// ```
+/// let site = typefuzz::AssumeStats::default();
+/// assert_eq!(site.discard_rate(), 0.0);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AssumeStats {
+    /// `file:line:column` of the call.
+    pub location: String,
+    /// The assumed expression's source text.
+    pub expression: String,
+    /// How many runs evaluated it.
+    pub evaluations: u64,
+    /// How many of those it discarded.
+    pub discards: u64,
+}
+
+impl AssumeStats {
+    /// `discards / evaluations` (0 when never evaluated).
+    pub fn discard_rate(&self) -> f64 {
+        if self.evaluations == 0 {
+            0.0
+        } else {
+            self.discards as f64 / self.evaluations as f64
+        }
+    }
+}
+
+/// One label's counts.
+///
+/// ```
+/// assert_eq!(typefuzz::LabelStats::default().hits, 0);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LabelStats {
+    /// The label's name.
+    pub name: String,
+    /// How many runs hit it (0 for a `sometimes!` never satisfied).
+    pub hits: u64,
+}
+
+/// What a run did.
+///
+/// ```
+/// use typefuzz::{check, Config};
+/// let report = check(&Config::default().with_cases(50).with_seed(1), |cx| cx.generate::<u16>(), |_| ());
+/// let stats = &report.stats;
+/// assert_eq!(stats.valid, 50);
+/// assert_eq!(stats.tests, stats.valid + stats.discards);
+/// assert!(stats.unique_valid <= stats.valid);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Stats {
+    /// The seed that replays this run (`TYPEFUZZ_SEED`).
+    pub seed: u64,
+    /// Property calls (not counting shrinking).
+    pub tests: u64,
+    /// Calls that were not discarded (passed, or the failing one).
+    pub valid: u64,
+    /// Calls that were discarded.
+    pub discards: u64,
+    /// Tests that were fresh generations (the rest were mutants, regressions or corpus entries).
+    pub generated: u64,
+    /// Tests that were mutants of a seed.
+    pub mutated: u64,
+    /// Distinct valid inputs (by codec bytes): exact up to 2^16, then a HyperLogLog estimate.
+    pub unique_valid: u64,
+    /// Coverage counters hit at least once (0 without instrumentation).
+    pub coverage_points: u64,
+    /// Coverage features: (counter, AFL hit-count bucket) pairs seen.
+    pub coverage_features: u64,
+    /// Distinct labels hit.
+    pub label_points: u64,
+    /// Seeds kept because they were interesting.
+    pub seeds_found: u64,
+    /// Seeds now in the valid queue.
+    pub queue_valid: usize,
+    /// Seeds now in the discarded queue.
+    pub queue_discarded: usize,
+    /// Regression-file inputs replayed.
+    pub regressions_replayed: u64,
+    /// Corpus-directory inputs loaded.
+    pub corpus_loaded: u64,
+    /// Per `assume!` site: evaluations and discards.
+    pub assume_sites: Vec<AssumeStats>,
+    /// Per label: runs that hit it.
+    pub labels: Vec<LabelStats>,
+    /// Per `target!`: the best value seen.
+    pub targets: Vec<(String, f64)>,
+    /// For the seeds kept, how often each operator was in the mutation that produced them.
+    pub operators_kept: Vec<(Operator, u64)>,
+    /// Wall-clock time of the run (not counting shrinking).
+    pub elapsed: Duration,
+    /// `tests / elapsed`.
+    pub tests_per_second: f64,
+    /// Why the run stopped.
+    pub stop: StopReason,
+}
+
+impl Stats {
+    /// The fraction of tests that were discarded.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::Stats::default().discard_rate(), 0.0);
+    /// ```
+    pub fn discard_rate(&self) -> f64 {
+        if self.tests == 0 {
+            0.0
+        } else {
+            self.discards as f64 / self.tests as f64
+        }
+    }
+}
+
+/// Counts distinct values: an exact set of 64-bit hashes up to a cap, and a HyperLogLog
+/// (4096 registers, ~1.6% error) fed all along, used once the set is full — so memory stays
+/// bounded on a campaign of billions of tests.
+#[derive(Debug)]
+pub(crate) struct UniqueCounter {
+    exact: HashSet<u64>,
+    overflowed: bool,
+    registers: Box<[u8; UniqueCounter::REGISTERS]>,
+}
+
+impl UniqueCounter {
+    const EXACT_CAP: usize = 1 << 16;
+    const REGISTERS: usize = 1 << 12;
+
+    pub(crate) fn new() -> Self {
+        UniqueCounter {
+            exact: HashSet::new(),
+            overflowed: false,
+            registers: Box::new([0; Self::REGISTERS]),
+        }
+    }
+
+    pub(crate) fn insert(&mut self, bytes: &[u8]) {
+        let mut hasher = std::hash::DefaultHasher::new();
+        hasher.write(bytes);
+        let hash = hasher.finish();
+        let register = (hash as usize) & (Self::REGISTERS - 1);
+        let rank = ((hash >> 12) | (1 << 52)).trailing_zeros() as u8 + 1;
+        if rank > self.registers[register] {
+            self.registers[register] = rank;
+        }
+        if !self.overflowed {
+            self.exact.insert(hash);
+            if self.exact.len() >= Self::EXACT_CAP {
+                self.overflowed = true;
+                self.exact = HashSet::new();
+            }
+        }
+    }
+
+    pub(crate) fn count(&self) -> u64 {
+        if !self.overflowed {
+            return self.exact.len() as u64;
+        }
+        let m = Self::REGISTERS as f64;
+        let sum: f64 = self
+            .registers
+            .iter()
+            .map(|&r| 2f64.powi(-i32::from(r)))
+            .sum();
+        let alpha = 0.7213 / (1.0 + 1.079 / m);
+        (alpha * m * m / sum) as u64
+    }
+}
+
+/// The live status line, in libFuzzer's spirit: `#tests cov: ft: lab: corp: valid/disc exec/s:`.
+#[derive(Debug)]
+pub(crate) struct StatusLine {
+    mode: Option<bool>,
+    started: Instant,
+    last_print: Option<Instant>,
+    tests_at_check: u64,
+    check_every: u64,
+}
+
+impl StatusLine {
+    pub(crate) fn new(mode: Option<bool>) -> Self {
+        StatusLine {
+            mode,
+            started: Instant::now(),
+            last_print: None,
+            tests_at_check: 0,
+            check_every: 256,
+        }
+    }
+
+    /// Prints a line at most once a second, once the run is two seconds old (or always when
+    /// asked for); looks at the clock only every few hundred tests.
+    pub(crate) fn tick(&mut self, stats: &Stats) {
+        if self.mode == Some(false) || stats.tests - self.tests_at_check < self.check_every {
+            return;
+        }
+        self.tests_at_check = stats.tests;
+        let now = Instant::now();
+        let old_enough = self.mode == Some(true) || now - self.started >= Duration::from_secs(2);
+        let due = self
+            .last_print
+            .map_or(true, |last| now - last >= Duration::from_secs(1));
+        if old_enough && due {
+            self.last_print = Some(now);
+            eprintln!("{}", line("pulse", stats, now - self.started));
+        }
+    }
+
+    /// The final line, if any line was printed (or asked for).
+    pub(crate) fn finish(&mut self, stats: &Stats) {
+        if self.mode == Some(true) || (self.mode.is_none() && self.last_print.is_some()) {
+            eprintln!("{}", line("DONE ", stats, self.started.elapsed()));
+        }
+    }
+}
+
+fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
+    let per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
+    format!(
+        "#{:<10} {event} cov: {} ft: {} lab: {} corp: {}/{} valid: {} disc: {} uniq: {} exec/s: {:.0}",
+        stats.tests,
+        stats.coverage_points,
+        stats.coverage_features,
+        stats.label_points,
+        stats.queue_valid,
+        stats.queue_discarded,
+        stats.valid,
+        stats.discards,
+        stats.unique_valid,
+        per_second
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unique_counter_is_exact_then_estimates() {
+        let mut counter = UniqueCounter::new();
+        for i in 0u32..1000 {
+            counter.insert(&i.to_le_bytes());
+            counter.insert(&i.to_le_bytes());
+        }
+        assert_eq!(counter.count(), 1000);
+        for i in 0u32..200_000 {
+            counter.insert(&i.to_le_bytes());
+        }
+        let estimate = counter.count() as f64;
+        assert!(
+            (estimate - 200_000.0).abs() < 200_000.0 * 0.06,
+            "estimate {estimate}"
+        );
+    }
+}
