@@ -4,6 +4,17 @@
 //! Values are compared bitwise throughout (a NaN is "changed" when its bits change, and the codec
 //! round-trips NaN payloads exactly).
 //!
+//! ```
+//! use typefuzz_engine::{codec, Context, Mutate};
+//! let mut cx = Context::new(3);
+//! let mut x = 2.5f64;
+//! cx.mutate(&mut x);
+//! assert_ne!(x.to_bits(), 2.5f64.to_bits());
+//! assert_eq!(3.0f64.shrink(&mut cx), vec![0.0, 1.0, 2.0]);
+//! let nan = f32::from_bits(0x7fc0_1234);
+//! assert_eq!(codec::from_bytes::<f32>(&codec::to_bytes(&nan)).to_bits(), nan.to_bits());
+//! ```
+//!
 //! # Shrink order
 //!
 //! A float `x` is ranked by the key `(non-finite, has a fractional part, bits of |x|, sign bit)`,
@@ -98,7 +109,8 @@ macro_rules! float_impls {
 
         impl Float for $t {
             type Bits = $bits;
-            const INTERESTING: [$t; 12] = [
+            fn interesting() -> [$t; 12] {
+                [
                 <$t>::NAN,
                 <$t>::INFINITY,
                 <$t>::NEG_INFINITY,
@@ -112,7 +124,8 @@ macro_rules! float_impls {
                 <$t>::EPSILON,
                 // The smallest positive subnormal.
                 <$t>::from_bits(1),
-            ];
+                ]
+            }
 
             fn key(self) -> (bool, bool, $bits, bool) {
                 let finite = self.is_finite();
@@ -130,12 +143,13 @@ macro_rules! float_impls {
 /// What the shrink order and the interesting table need from `f32` and `f64`.
 trait Float: Copy {
     type Bits: Ord;
-    const INTERESTING: [Self; 12];
+    fn interesting() -> [Self; 12];
     fn key(self) -> (bool, bool, Self::Bits, bool);
 }
 
 fn interesting_float<T: Float>(cx: &mut Context) -> T {
-    T::INTERESTING[cx.below(T::INTERESTING.len())]
+    let values = T::interesting();
+    values[cx.below(values.len())]
 }
 
 /// The shrink order's key (see the module docs).

@@ -3,6 +3,22 @@
 //! Every integer type gets the same mutator from one macro. Shrinking orders integers by
 //! magnitude, then sign (`|x|` first, and a negative number is bigger than its absolute value):
 //! every candidate is strictly smaller in that order, which has no infinite descending chain.
+//! Candidates are `0`, `|x|` for negative `x`, then `x - x/2^k` for growing `k` (a binary search
+//! towards the point where a property starts failing), and `x` one step closer to 0.
+//!
+//! The codec is fixed-width little-endian; `usize` and `isize` use 8 bytes on every platform.
+//!
+//! ```
+//! use typefuzz_engine::{codec, Context, Mutate, Operator};
+//! let mut cx = Context::new(1);
+//! let mut x = 100i32;
+//! let op = cx.mutate(&mut x)[0];
+//! assert_ne!(x, 100);
+//! assert!(matches!(op, Operator::BitFlip | Operator::AddSub | Operator::Interesting
+//!     | Operator::Random | Operator::Toggle));
+//! assert_eq!((-6i32).shrink(&mut cx), vec![0, 6, -3, -5]);
+//! assert_eq!(codec::to_bytes(&1usize), vec![1, 0, 0, 0, 0, 0, 0, 0]);
+//! ```
 
 use crate::codec::{Decoder, Encoder};
 use crate::{Context, Mutate, Operator};

@@ -125,7 +125,7 @@ impl<T: Mutate> Mutate for Option<T> {
 
 /// `Ok` or `Err` with equal probability, the payload one level deeper. Mutation switches
 /// variant with a fresh payload (grow) or mutates the payload (recursive). Shrinking an `Err`
-/// first offers the smallest `Ok`. Encodes as a tag byte (`0` for `Ok`) and the payload.
+/// first offers the `Ok` decoded from no bytes (0, empty, ...). Encodes as a tag byte (`0` for `Ok`) and the payload.
 ///
 /// ```
 /// use typefuzz_engine::{codec, Context, Mutate, Operator, Operators};
@@ -174,7 +174,9 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
         match self {
             Ok(payload) => payload.shrink(cx).into_iter().map(Ok).collect(),
             Err(payload) => {
-                let mut out = vec![Ok(cx.generate_sized(0))];
+                // Decoding no bytes gives the all-zero value (0, empty, `None`, `false`): the
+                // simplest `Ok` there is without a shrink order on `T` to search.
+                let mut out = vec![Ok(crate::codec::from_bytes(&[]))];
                 out.extend(payload.shrink(cx).into_iter().map(Err));
                 out
             }
