@@ -1,6 +1,6 @@
 //! `#[mutate(...)]` attributes, parsed with `parse_nested_meta`; every mistake is a spanned error.
 
-use syn::{Attribute, LitInt, LitStr, Path, WherePredicate};
+use syn::{Attribute, LitStr, Path, WherePredicate};
 
 use crate::ctxt::Ctxt;
 
@@ -41,9 +41,14 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                         "duplicate `bound` attribute: merge the predicates into one string",
                     ));
                 }
-                let predicates = lit.parse_with(
-                    syn::punctuated::Punctuated::<WherePredicate, syn::Token![,]>::parse_terminated,
-                )?;
+                let predicates = lit
+                    .parse_with(syn::punctuated::Punctuated::<WherePredicate, syn::Token![,]>::parse_terminated)
+                    .map_err(|err| {
+                        syn::Error::new(
+                            lit.span(),
+                            format!("`bound` must hold where-clause predicates such as \"T: typefuzz::Mutate + Eq\": {err}"),
+                        )
+                    })?;
                 out.bound = Some(predicates.into_iter().collect());
                 Ok(())
             } else if meta.path.is_ident("weight") {
@@ -66,11 +71,18 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> Variant {
     for attr in mutate_attrs(attrs) {
         let result = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("weight") {
-                let lit: LitInt = meta.value()?.parse()?;
-                let value: u32 = lit.base10_parse().map_err(|_| {
-                    syn::Error::new(
-                        lit.span(),
-                        "`weight` must be a whole number from 0 to 4294967295",
+                let expr: syn::Expr = meta.value()?.parse()?;
+                let value = match &expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(lit),
+                        ..
+                    }) => lit.base10_parse::<u32>().ok(),
+                    _ => None,
+                };
+                let value = value.ok_or_else(|| {
+                    syn::Error::new_spanned(
+                        &expr,
+                        "`weight` must be a whole number from 0 to 4294967295, e.g. `weight = 3`",
                     )
                 })?;
                 if weight.replace(value).is_some() {

@@ -8,7 +8,15 @@ use syn::DeriveInput;
 pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let errors = error.to_compile_error();
     let ident = &input.ident;
-    let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
+    // `Self: Clone` keeps the stub from adding a second error when the type's own `Clone`
+    // needs bounds the failed derive could not infer.
+    let mut generics = input.generics.clone();
+    let (_, type_generics, _) = input.generics.split_for_impl();
+    generics
+        .make_where_clause()
+        .predicates
+        .push(syn::parse_quote!(#ident #type_generics: ::core::clone::Clone));
+    let (impl_generics, type_generics, where_clause) = generics.split_for_impl();
     if matches!(input.data, syn::Data::Union(_)) {
         return errors;
     }

@@ -1,0 +1,6 @@
+use typefuzz::Mutate;
+
+#[derive(Clone, Mutate)]
+enum Never {}
+
+fn main() {}
