@@ -1,0 +1,54 @@
+//! Single-step noninterference (SSNI), as QuickChick's `Driver.v` states it.
+
+use super::indist::indist_state;
+use super::machine::{exec, Label, State};
+use super::rules::Rules;
+use crate::Verdict;
+
+/// SSNI for the pair `(s1, s2)` under `rules`.
+///
+/// Discards when `s1` has no instruction at its pc, when the states are distinguishable, or when
+/// a state that must step does not. Otherwise: with both pcs low, the successors must be
+/// indistinguishable; with both pcs high, if both successors are low they must be
+/// indistinguishable, else if only `s1'` is low `s2 ≈ s2'` must hold, else `s1 ≈ s1'`.
+///
+/// ```
+/// use typefuzz_bench::ifc::{ssni, Atom, Instr, Label, Rules, StackEntry, State};
+/// use typefuzz_bench::Verdict;
+/// let data = |v, l| StackEntry::Data(Atom::new(v, l));
+/// // Adding a public value to a secret on top: mutant 8 (result label Lab2) forgets the label
+/// // of the top operand (Lab1), so the two runs' sums become distinguishable low values.
+/// let s1 = State {
+///     imem: vec![Instr::Add],
+///     mem: vec![],
+///     stack: vec![data(0, Label::L), data(0, Label::H)], // top last
+///     pc: Atom::default(),
+/// };
+/// let s2 = State { stack: vec![data(0, Label::L), data(1, Label::H)], ..s1.clone() };
+/// assert_eq!(ssni(&Rules::correct(), &s1, &s2), Verdict::Pass);
+/// assert_eq!(ssni(&Rules::with_mutant(Some(8)), &s1, &s2), Verdict::Fail);
+/// ```
+pub fn ssni(rules: &Rules, s1: &State, s2: &State) -> Verdict {
+    if s1.instr().is_none() || !indist_state(s1, s2) {
+        return Verdict::Discard;
+    }
+    match (s1.pc.label, s2.pc.label) {
+        (Label::L, Label::L) => match (exec(rules, s1), exec(rules, s2)) {
+            (Some(n1), Some(n2)) => Verdict::from(indist_state(&n1, &n2)),
+            _ => Verdict::Discard,
+        },
+        (Label::H, Label::H) => match (exec(rules, s1), exec(rules, s2)) {
+            (Some(n1), Some(n2)) => {
+                let ok = match (n1.pc.label, n2.pc.label) {
+                    (Label::L, Label::L) => indist_state(&n1, &n2),
+                    (Label::L, Label::H) => indist_state(s2, &n2),
+                    _ => indist_state(s1, &n1),
+                };
+                Verdict::from(ok)
+            }
+            _ => Verdict::Discard,
+        },
+        // Indistinguishable pcs have equal labels, so mixed labels were discarded above.
+        _ => Verdict::Discard,
+    }
+}

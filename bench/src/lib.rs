@@ -1,0 +1,30 @@
+//! The workloads typefuzz is measured on, shared by the benchmark runner and its witness tests.
+//!
+//! Every workload has its bugs switchable at run time, so one binary runs every mutant:
+//!
+//! - [`ifc`]: the FuzzChick information-flow-control stack machine, its 20 rule-table mutants
+//!   and single-step noninterference (SSNI);
+//! - [`bst`]: the ETNA binary search tree with 8 mutants, 18 properties and 53 tasks;
+//! - [`branches`]: nested-branch micro-benchmarks ("bad!", the greedy trap, Dan Luu's bit loop,
+//!   fuzzcheck's enum vector);
+//! - [`throughput`]: a property without precondition, for tests per second.
+//!
+//! The specification of each workload is `shared/BENCHMARKS.md`; every property returns a
+//! [`Verdict`].
+//!
+//! ```
+//! use typefuzz_bench::{ifc, Verdict};
+//! let rules = ifc::Rules::with_mutant(None);
+//! let st = ifc::State::default();
+//! // An empty instruction memory has no instruction at the pc: the precondition fails.
+//! assert_eq!(ifc::ssni(&rules, &st, &st), Verdict::Discard);
+//! ```
+#![deny(missing_docs)]
+
+pub mod branches;
+pub mod bst;
+pub mod ifc;
+pub mod throughput;
+mod verdict;
+
+pub use verdict::Verdict;
