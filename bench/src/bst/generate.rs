@@ -105,6 +105,34 @@ pub fn naive_tree_strategy(depth: u32) -> BoxedStrategy<Tree> {
     prop_oneof![Just(Tree::E), node].boxed()
 }
 
+/// proptest strategy for naive [`Args`] (the distribution of [`naive_args`]).
+///
+/// ```
+/// use proptest::strategy::{Strategy, ValueTree};
+/// use proptest::test_runner::TestRunner;
+/// let args = typefuzz_bench::bst::generate::naive_args_strategy()
+///     .new_tree(&mut TestRunner::deterministic()).unwrap().current();
+/// assert!(args.k1.abs() <= 20);
+/// ```
+pub fn naive_args_strategy() -> impl Strategy<Value = Args> {
+    let tree = || naive_tree_strategy(NAIVE_DEPTH);
+    let ints = (
+        int_strategy(),
+        int_strategy(),
+        int_strategy(),
+        int_strategy(),
+    );
+    (tree(), tree(), tree(), ints).prop_map(|(t1, t2, t3, (k1, k2, v1, v2))| Args {
+        t1,
+        t2,
+        t3,
+        k1,
+        k2,
+        v1,
+        v2,
+    })
+}
+
 /// proptest strategy for keys and values.
 ///
 /// ```
