@@ -159,6 +159,8 @@ fn counters() -> Option<(*mut u8, usize)> {
 /// Zeroes every counter (a `memset` of the counter range; the value-profile map only if it was
 /// touched). The engine calls it right before running the property.
 ///
+/// `inline(never)`: an inlined copy in an instrumented crate would bump a counter of its own.
+///
 /// ```
 /// use typefuzz::feedback::coverage;
 /// coverage::reset();
@@ -167,6 +169,7 @@ fn counters() -> Option<(*mut u8, usize)> {
 /// // The doctest itself is not instrumented, so nothing ran since the reset.
 /// assert_eq!(hits, 0);
 /// ```
+#[inline(never)]
 pub fn reset() {
     if let Some((start, len)) = counters() {
         // SAFETY: `start..start + len` is the counter range the instrumentation registered in
@@ -197,22 +200,54 @@ pub fn reset() {
 /// assert!(features.iter().all(|&(i, b)| i < coverage::counters_len() && b.is_power_of_two()));
 /// ```
 pub fn for_each_hit(mut f: impl FnMut(usize, u8)) {
+    // This function is generic, so it is compiled into the caller's crate, which may be
+    // instrumented: if it scanned the counters itself, its own loops would bump counters while
+    // they are being read. The scan therefore runs in the (never instrumented) engine and
+    // collects the hits first; `f` runs afterwards.
+    let hits = collect_hits();
+    for &(index, bucket) in &hits {
+        f(index, bucket);
+    }
+    recycle_hits(hits);
+}
+
+thread_local! {
+    /// The buffer `for_each_hit` collects into, reused to keep allocation out of the loop.
+    static HIT_BUFFER: std::cell::Cell<Vec<(usize, u8)>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Scans the counters and the value-profile map into the thread's hit buffer.
+///
+/// `inline(never)`: rustc may inline small functions into other crates, where the copy would be
+/// instrumented. The same holds for `reset` and `recycle_hits`.
+#[inline(never)]
+fn collect_hits() -> Vec<(usize, u8)> {
+    let mut hits = HIT_BUFFER.take();
+    hits.clear();
     let Some((start, len)) = counters() else {
-        return;
+        return hits;
     };
+    let mut push = |index: usize, bucket: u8| hits.push((index, bucket));
     // SAFETY: the range is valid for reads for the life of the process (see `reset`). Reads go
     // through atomic views so that concurrent writes by instrumented code on other threads are
     // not undefined behaviour on our side; the instrumentation's own plain increments are
     // outside Rust's model either way, exactly as in libFuzzer.
-    unsafe { scan(start, len, 0, &mut f) };
+    unsafe { scan(start, len, 0, &mut push) };
     if VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
         for (offset, slot) in VALUE_PROFILE.iter().enumerate() {
             let count = slot.load(Ordering::Relaxed);
             if count != 0 {
-                f(len + offset, bucket(count));
+                push(len + offset, bucket(count));
             }
         }
     }
+    hits
+}
+
+/// Gives the buffer back for the next `for_each_hit` on this thread.
+#[inline(never)]
+fn recycle_hits(hits: Vec<(usize, u8)>) {
+    HIT_BUFFER.set(hits);
 }
 
 /// Reports the non-zero bytes of `start..start + len` as `f(base + offset, bucket)`.
@@ -220,7 +255,7 @@ pub fn for_each_hit(mut f: impl FnMut(usize, u8)) {
 /// # Safety
 /// `start..start + len` must be valid for reads for the duration of the call, and only be
 /// written to through raw pointers or atomics (never through a live `&mut`).
-unsafe fn scan(start: *mut u8, len: usize, base: usize, f: &mut impl FnMut(usize, u8)) {
+unsafe fn scan(start: *mut u8, len: usize, base: usize, f: &mut dyn FnMut(usize, u8)) {
     let byte = |offset: usize| {
         // SAFETY: `offset < len` at every call below; `AtomicU8` has the alignment of `u8`.
         let count = unsafe { AtomicU8::from_ptr(start.add(offset)) }.load(Ordering::Relaxed);
