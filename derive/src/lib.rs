@@ -45,3 +45,35 @@ fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
 pub fn assume(input: TokenStream) -> TokenStream {
     assume::expand(input.into()).into()
 }
+
+#[cfg(test)]
+mod tests {
+    //! Expansion snapshots: reviewers read the generated code in `src/snapshots/`.
+
+    fn expand(source: &str) -> String {
+        let input: syn::DeriveInput = syn::parse_str(source).expect("valid input");
+        let tokens = super::derive(&input).expect("derive succeeds");
+        prettyplease::unparse(&syn::parse2(tokens).expect("expansion parses as a file"))
+    }
+
+    #[test]
+    fn expand_recursive_generic_enum() {
+        insta::assert_snapshot!(expand(
+            "enum Tree<A> { Leaf(A), Node(A, Box<Tree<A>>, Box<Tree<A>>) }"
+        ));
+    }
+
+    #[test]
+    fn expand_struct_with_attributes() {
+        insta::assert_snapshot!(expand(
+            "struct Machine { code: Vec<Instr>, #[mutate(skip)] cache: Vec<u8>, #[mutate(with = pc)] pc: u16 }"
+        ));
+    }
+
+    #[test]
+    fn expand_weighted_fieldless_and_mixed_enum() {
+        insta::assert_snapshot!(expand(
+            "enum Instr { Nop, Push(i64), #[mutate(weight = 3)] Call { target: u16, args: u8 } }"
+        ));
+    }
+}

@@ -196,7 +196,12 @@ impl<'a> Decoder<'a> {
     /// assert!(typefuzz::codec::Decoder::new(b"").is_empty());
     /// ```
     pub fn new(bytes: &'a [u8]) -> Self {
-        Decoder { bytes, position: 0, budget: bytes.len(), depth: 0 }
+        Decoder {
+            bytes,
+            position: 0,
+            budget: bytes.len(),
+            depth: 0,
+        }
     }
 
     /// Whether every input byte has been read.
@@ -264,7 +269,9 @@ impl<'a> Decoder<'a> {
                 break;
             }
         }
-        let len = usize::try_from(value).unwrap_or(usize::MAX).min(self.budget);
+        let len = usize::try_from(value)
+            .unwrap_or(usize::MAX)
+            .min(self.budget);
         self.budget -= len;
         len
     }
