@@ -1,29 +1,135 @@
 //! # typefuzz
 //!
-//! Coverage-guided, property-based testing for Rust: `#[derive(Mutate)]` synthesizes type-aware
-//! mutators (FuzzChick's recursive, subterm, constructor-drop and constructor-grow operators) for
-//! your structs and enums, and one engine runs the two-queue coverage-guided loop under your
-//! existing proptest, quickcheck and cargo-fuzz harnesses.
+//! Coverage-guided, property-based testing for Rust. `#[derive(Mutate)]` synthesizes type-aware
+//! mutators — FuzzChick's *recursive*, *subterm*, *constructor-drop* and *constructor-grow*
+//! operators — for your structs and enums, and one engine runs the two-queue (valid /
+//! discarded) coverage-guided loop under your existing proptest, quickcheck and cargo-fuzz
+//! harnesses. Inputs that reach new behaviour are kept and mutated, so a property whose
+//! precondition rejects 95% of random inputs stops "passing" on discards and starts climbing
+//! towards valid, interesting ones.
 //!
 //! ```
-//! use typefuzz::{Context, Mutate};
+//! use typefuzz::{check, Config, Mutate};
 //!
 //! #[derive(Clone, Debug, PartialEq, Mutate)]
-//! enum Tree<A> {
-//!     Leaf(A),
-//!     Node(A, Box<Tree<A>>, Box<Tree<A>>),
+//! enum Tree {
+//!     Leaf,
+//!     Node(Box<Tree>, u8, Box<Tree>),
 //! }
 //!
-//! let mut cx = Context::new(1);
-//! let mut tree: Tree<u8> = cx.generate();
-//! cx.mutate(&mut tree);
+//! fn keys(t: &Tree, out: &mut Vec<u8>) {
+//!     if let Tree::Node(l, k, r) = t {
+//!         keys(l, out);
+//!         out.push(*k);
+//!         keys(r, out);
+//!     }
+//! }
+//!
+//! fn is_bst(t: &Tree) -> bool {
+//!     let mut out = Vec::new();
+//!     keys(t, &mut out);
+//!     out.windows(2).all(|w| w[0] < w[1])
+//! }
+//!
+//! // A buggy property: "no search tree holds both 7 and 200".
+//! let config = Config::default().with_seed(3).with_time(std::time::Duration::from_secs(20));
+//! let report = check(&config, |cx| cx.generate::<Tree>(), |t| {
+//!     typefuzz::assume!(is_bst(t));
+//!     let mut out = Vec::new();
+//!     keys(t, &mut out);
+//!     !(out.contains(&7) && out.contains(&200))
+//! });
+//! let failure = report.failure.expect("the search reaches a valid counterexample");
+//! assert!(is_bst(&failure.minimal));
 //! ```
+//!
+//! ## What `#[derive(Mutate)]` gives a type
+//!
+//! * **generate**: a fresh value of bounded size (QuickChick-style: at size 0 only variants that
+//!   need no further recursion; recursive variants weighted up with the size);
+//! * **mutate**: one random type-aware mutation in place, recording the named [`Operator`];
+//! * **shrink**: strictly simpler candidates (subterms, simpler variants, shrunk fields);
+//! * **encode / decode**: a total, bounded byte codec — what corpus files, regression files and
+//!   libFuzzer's buffers hold ([`codec`]).
+//!
+//! Structs (named, tuple, unit), enums with any mix of variant shapes, generic parameters (bounds
+//! inferred for the parameters used in fields), lifetimes where the type owns its data, and
+//! (mutual) recursion through `Box`, `Rc`, `Arc`, `Option`, `Vec`, arrays and tuples are
+//! supported without annotations. Attributes:
+//!
+//! | attribute | on | meaning |
+//! |---|---|---|
+//! | `#[mutate(skip)]` | field | never mutated or encoded; generated with `Default` |
+//! | `#[mutate(with = path)]` | field | `path::generate(&mut Context) -> T` and `path::mutate(&mut T, &mut Context)` replace the field type's own |
+//! | `#[mutate(weight = N)]` | variant | relative frequency in generation and grow (default 1; 0 = never generated) |
+//! | `#[mutate(bound = "T: Mutate + Eq")]` | type | replaces the inferred where-clause predicates |
+//!
+//! ```
+//! use typefuzz::{Context, Mutate, Operator};
+//!
+//! mod even {
+//!     pub fn generate(cx: &mut typefuzz::Context) -> u32 { 2 * cx.below(100) as u32 }
+//!     pub fn mutate(value: &mut u32, cx: &mut typefuzz::Context) {
+//!         cx.record(typefuzz::Operator::Custom);
+//!         *value = value.wrapping_add(2);
+//!     }
+//! }
+//!
+//! #[derive(Clone, Debug, Mutate)]
+//! enum Instr {
+//!     Nop,
+//!     #[mutate(weight = 4)]
+//!     Push(i64),
+//!     Jump { #[mutate(with = even)] target: u32 },
+//! }
+//!
+//! #[derive(Clone, Debug, Mutate)]
+//! struct Machine {
+//!     code: Vec<Instr>,
+//!     #[mutate(skip)]
+//!     trace: Vec<String>,
+//! }
+//!
+//! let mut cx = Context::new(5);
+//! let mut machine: Machine = cx.generate();
+//! let applied = cx.mutate(&mut machine).to_vec();
+//! assert!(!applied.is_empty());
+//! assert!(machine.trace.is_empty());
+//! ```
+//!
+//! ## Feedback
+//!
+//! Which inputs are "interesting" is decided by combinable sources: SanitizerCoverage counters
+//! (`cargo typefuzz test`, stable Rust), labels ([`cover!`], [`sometimes!`]), maximization
+//! targets ([`target!`]), precondition scores ([`assume!`]) and validity (a discarded input joins
+//! the discarded queue). See [`Config`] for budgets and the `TYPEFUZZ_*` environment variables.
 #![deny(missing_docs)]
 
 pub use typefuzz_engine::*;
 
 /// Derives [`Mutate`]: generation, type-aware mutation, shrinking and the byte codec.
 ///
-/// See the crate documentation and [`Mutate`] for the semantics and attributes.
+/// See the [crate documentation](crate) for the attributes and [`Mutate`] for the contract.
 #[cfg(feature = "derive")]
 pub use typefuzz_derive::Mutate;
+
+/// `assume!(condition)`: discards the current test when `condition` is false, and tells the
+/// engine how close it came to true, so discarded inputs that get closer are kept and mutated.
+///
+/// The score follows the structure of the expression (Hypothesis's precondition targeting):
+/// `a < b`, `a <= b`, `a == b` score by the distance between the operands, `&&` takes the
+/// minimum, `||` the maximum, `!` negates, `.all(..)`/`.any(..)` fold. It returns from the
+/// enclosing property with a discard of its return type ([`Discard`]); in a property returning
+/// `()` or `bool` it unwinds with the [`Discarded`] payload, which the engine counts as a discard.
+///
+/// ```
+/// use typefuzz::{check, Config};
+/// let report = check(&Config::default().with_seed(1), |cx| cx.generate::<(u8, u8)>(), |&(a, b)| {
+///     typefuzz::assume!(a < b);
+///     assert!(a < b);
+/// });
+/// assert!(report.passed());
+/// assert!(report.stats.valid > 0);
+/// ```
+#[cfg(feature = "derive")]
+pub use typefuzz_derive::assume;
