@@ -83,7 +83,6 @@ struct Fuzzer<'c, T, G, P, R> {
     feedback: Feedback,
     stats: Stats,
     site_counts: Vec<(u64, u64)>,
-    label_hits: Vec<u64>,
     operators_kept: [u64; Operator::COUNT],
     unique: UniqueCounter,
     /// Operators applied to build the current test.
@@ -133,7 +132,6 @@ where
                 ..Stats::default()
             },
             site_counts: Vec::new(),
-            label_hits: Vec::new(),
             operators_kept: [0; Operator::COUNT],
             unique: UniqueCounter::new(),
             applied: Vec::new(),
@@ -205,7 +203,15 @@ where
 
     /// One test: ask the schedule what to run, build the input, run it.
     fn fuzz_one(&mut self) -> Option<Failed<T>> {
-        let pick = self.scheduler.pick(&mut self.queues, &mut self.cx);
+        let feedback = &self.feedback;
+        let rarity = |seed: &Seed<T>| {
+            seed.features
+                .iter()
+                .map(|&f| feedback.frequency(f))
+                .min()
+                .unwrap_or(u64::MAX)
+        };
+        let pick = self.scheduler.pick(&mut self.queues, &mut self.cx, rarity);
         self.applied.clear();
         let input = match pick {
             Pick::Generate => {
@@ -298,6 +304,8 @@ where
             depth,
             novelty: novelty.total(),
             found: 0,
+            picks: 0,
+            features: self.feedback.discovered().to_vec(),
             size: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
         };
         self.scheduler
@@ -331,7 +339,7 @@ where
 
     /// Adds the last run's `assume!` sites and labels to the per-site counts.
     fn count_sites(&mut self) {
-        let (sites, labels) = (&mut self.site_counts, &mut self.label_hits);
+        let sites = &mut self.site_counts;
         feedback::with_last_run(|run| {
             for &(id, score) in &run.assumes {
                 let index = id as usize;
@@ -342,13 +350,6 @@ where
                 if score < 0.0 {
                     sites[index].1 += 1;
                 }
-            }
-            for &id in &run.labels {
-                let index = id as usize;
-                if labels.len() <= index {
-                    labels.resize(index + 1, 0);
-                }
-                labels[index] += 1;
             }
         });
     }
@@ -420,7 +421,7 @@ where
         stats.labels = (0..feedback::labels::LABELS.len())
             .map(|id| LabelStats {
                 name: feedback::labels::name(id as u32).into(),
-                hits: self.label_hits.get(id).copied().unwrap_or(0),
+                hits: self.feedback.label_hits.get(id).copied().unwrap_or(0),
             })
             .collect();
         stats.targets = (self.feedback.targets_best().iter().enumerate())

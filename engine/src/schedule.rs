@@ -13,9 +13,12 @@
 //! - [`Schedule::Default`]: what the research suggests does better. Fresh finds are mutated first,
 //!   newest first (LIFO, as MUTAGEN and the Hypothesis work do), and a seed whose mutant is a find
 //!   gets its energy doubled; spent seeds are not dropped but stay in a pool that is revisited
-//!   (the "ok" vs "bad!" trap of a purely greedy loop), picked by a two-seed tournament on merit
-//!   (finds made, novelty brought, smaller first); each test stacks 1 to 4 mutations; one test in
-//!   eight is a fresh generation, one in two while no find has been made for a long time. Valid
+//!   (the "ok" vs "bad!" trap of a purely greedy loop), picked by a three-seed tournament that
+//!   prefers the seed whose discovered features are rarest now (FairFuzz/Entropic: fuzzing a
+//!   seed makes its features common, so attention rebalances by itself), then the less fuzzed
+//!   seed, then merit (finds made, novelty brought); one test in four stacks 2 to 4
+//!   mutations; one test in eight is a fresh generation, one in four while no find has been made
+//!   for a long time. Valid
 //!   seeds are picked three times in four when both queues have some. A full queue evicts the
 //!   least meritorious of a few pool seeds.
 //! - [`Schedule::Generate`]: always a fresh generation (the QuickCheck baseline).
@@ -37,7 +40,7 @@ pub(crate) enum Pick {
 }
 
 /// Tests without a find after which the default schedule considers itself stuck.
-const STUCK_AFTER: u64 = 20_000;
+const STUCK_AFTER: u64 = 50_000;
 /// Largest energy a seed can accumulate.
 const MAX_ENERGY: u32 = 1 << 16;
 
@@ -63,12 +66,19 @@ impl Scheduler {
     }
 
     /// Chooses the next test.
-    pub(crate) fn pick<T>(&mut self, queues: &mut Queues<T>, cx: &mut Context) -> Pick {
+    /// `rarity` tells how often the rarest feature a seed discovered has been hit since: the
+    /// lower, the more the default schedule favours the seed.
+    pub(crate) fn pick<T>(
+        &mut self,
+        queues: &mut Queues<T>,
+        cx: &mut Context,
+        rarity: impl Fn(&Seed<T>) -> u64,
+    ) -> Pick {
         self.tests += 1;
         match self.policy {
             Schedule::Generate => Pick::Generate,
             Schedule::FuzzChick => Self::pick_fuzzchick(queues),
-            _ => self.pick_default(queues, cx),
+            _ => self.pick_default(queues, cx, rarity),
         }
     }
 
@@ -99,12 +109,17 @@ impl Scheduler {
         }
     }
 
-    fn pick_default<T>(&mut self, queues: &Queues<T>, cx: &mut Context) -> Pick {
+    fn pick_default<T>(
+        &mut self,
+        queues: &Queues<T>,
+        cx: &mut Context,
+        rarity: impl Fn(&Seed<T>) -> u64,
+    ) -> Pick {
         if queues.is_empty() {
             return Pick::Generate;
         }
         let stuck = self.tests - self.last_find > STUCK_AFTER;
-        let generate_one_in = if stuck { 2 } else { 8 };
+        let generate_one_in = if stuck { 4 } else { 8 };
         if cx.below(generate_one_in) == 0 {
             return Pick::Generate;
         }
@@ -118,17 +133,28 @@ impl Scheduler {
         let slot = if !queue.fresh.is_empty() {
             Slot::Fresh(queue.fresh.len() - 1)
         } else {
-            let a = cx.below(queue.pool.len());
-            let b = cx.below(queue.pool.len());
-            let (sa, sb) = (&queue.pool[a], &queue.pool[b]);
-            let a_wins = (sa.merit(), std::cmp::Reverse(sa.size))
-                >= (sb.merit(), std::cmp::Reverse(sb.size));
-            Slot::Pool(if a_wins { a } else { b })
+            // A three-seed tournament: the rarest features win, then the least fuzzed seed.
+            let key = |s: &Seed<T>| {
+                (
+                    std::cmp::Reverse(rarity(s)),
+                    std::cmp::Reverse(s.picks),
+                    s.merit(),
+                    std::cmp::Reverse(s.size),
+                )
+            };
+            let mut best = cx.below(queue.pool.len());
+            for _ in 0..2 {
+                let other = cx.below(queue.pool.len());
+                if key(&queue.pool[other]) > key(&queue.pool[best]) {
+                    best = other;
+                }
+            }
+            Slot::Pool(best)
         };
-        let mutations = match cx.below(4) {
-            0 | 1 => 1,
-            2 => 2,
-            _ => 3 + cx.below(2) as u32,
+        let mutations = if cx.below(4) != 0 {
+            1
+        } else {
+            2 + cx.below(3) as u32
         };
         Pick::Mutate {
             queue: kind,
@@ -150,6 +176,10 @@ impl Scheduler {
         };
         let capacity = queues.capacity;
         let queue = queues.queue_mut(kind);
+        match slot {
+            Slot::Fresh(index) => queue.fresh[index].picks += 1,
+            Slot::Pool(index) => queue.pool[index].picks += 1,
+        }
         match (self.policy, slot) {
             (Schedule::FuzzChick, Slot::Fresh(index)) => {
                 let seed = &mut queue.fresh[index];

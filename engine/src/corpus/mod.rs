@@ -23,6 +23,10 @@ pub(crate) struct Seed<T> {
     pub(crate) novelty: u32,
     /// How many new seeds its mutants have yielded.
     pub(crate) found: u32,
+    /// How many tests were mutants of it.
+    pub(crate) picks: u32,
+    /// The features it discovered, whose frequencies say how rare it is.
+    pub(crate) features: Vec<crate::feedback::Feature>,
     /// Its codec length, a type-independent measure of its size.
     pub(crate) size: u32,
 }

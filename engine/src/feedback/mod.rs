@@ -23,4 +23,4 @@ mod recorder;
 mod state;
 
 pub(crate) use recorder::{begin_run, end_run, with_last_run};
-pub(crate) use state::{Feedback, Novelty};
+pub(crate) use state::{Feature, Feedback, Novelty};

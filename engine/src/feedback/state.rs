@@ -4,6 +4,18 @@ use super::recorder::LastRun;
 use super::{coverage, with_last_run};
 use crate::FeedbackSources;
 
+/// One feature a seed discovered, for judging later how rare it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Feature {
+    Counter(u32),
+    Label(u32),
+    /// A raised target or `assume!` score: no frequency is tracked for these.
+    Score,
+}
+
+/// Most features remembered per seed.
+pub(crate) const MAX_SEED_FEATURES: usize = 4;
+
 /// What one run added to the state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Novelty {
@@ -40,6 +52,11 @@ pub(crate) struct Feedback {
     pub(crate) labels_points: u64,
     targets_best: Vec<f64>,
     assume_best: Vec<f64>,
+    /// Runs that hit each coverage counter, and each label (the features' frequencies).
+    counter_hits: Vec<u32>,
+    pub(crate) label_hits: Vec<u64>,
+    /// The features the last run discovered (at most [`MAX_SEED_FEATURES`]).
+    discovered: Vec<Feature>,
 }
 
 impl Feedback {
@@ -62,6 +79,25 @@ impl Feedback {
             labels_points: 0,
             targets_best: Vec::new(),
             assume_best: Vec::new(),
+            counter_hits: vec![0; counters],
+            label_hits: Vec::new(),
+            discovered: Vec::new(),
+        }
+    }
+
+    /// The features the last run discovered.
+    pub(crate) fn discovered(&self) -> &[Feature] {
+        &self.discovered
+    }
+
+    /// How many runs hit `feature`: the lower, the rarer.
+    pub(crate) fn frequency(&self, feature: Feature) -> u64 {
+        match feature {
+            Feature::Counter(index) => {
+                u64::from(self.counter_hits.get(index as usize).copied().unwrap_or(0))
+            }
+            Feature::Label(id) => self.label_hits.get(id as usize).copied().unwrap_or(0),
+            Feature::Score => u64::MAX,
         }
     }
 
@@ -81,23 +117,31 @@ impl Feedback {
     /// The update f: folds the last run's observation into the state and says what was new.
     pub(crate) fn observe(&mut self) -> Novelty {
         let mut novelty = Novelty::default();
+        self.discovered.clear();
         if self.sources.coverage {
             novelty.coverage = self.observe_coverage();
         }
-        if self.sources.labels || self.sources.targets || self.sources.assume {
-            with_last_run(|run| self.observe_recorded(run, &mut novelty));
+        with_last_run(|run| self.observe_recorded(run, &mut novelty));
+        if novelty.targets + novelty.assumes > 0 && self.discovered.len() < MAX_SEED_FEATURES {
+            self.discovered.push(Feature::Score);
         }
         novelty
     }
 
     fn observe_coverage(&mut self) -> u32 {
-        let seen = &mut self.coverage_seen;
+        let (seen, hits, discovered) = (
+            &mut self.coverage_seen,
+            &mut self.counter_hits,
+            &mut self.discovered,
+        );
         let (mut new_features, mut new_points) = (0u32, 0u64);
         coverage::for_each_hit(|index, bucket| {
             if index >= seen.len() {
                 // Counters registered after the run started (a lazily loaded module): grow.
                 seen.resize(index + 1, 0);
+                hits.resize(index + 1, 0);
             }
+            hits[index] = hits[index].saturating_add(1);
             let slot = &mut seen[index];
             if *slot & bucket == 0 {
                 if *slot == 0 {
@@ -105,6 +149,9 @@ impl Feedback {
                 }
                 *slot |= bucket;
                 new_features += 1;
+                if discovered.len() < MAX_SEED_FEATURES {
+                    discovered.push(Feature::Counter(index as u32));
+                }
             }
         });
         self.coverage_points += new_points;
@@ -113,16 +160,20 @@ impl Feedback {
     }
 
     fn observe_recorded(&mut self, run: &LastRun, novelty: &mut Novelty) {
-        if self.sources.labels {
-            for &id in &run.labels {
-                let index = id as usize;
-                if self.labels_seen.len() <= index {
-                    self.labels_seen.resize(index + 1, false);
-                }
-                if !self.labels_seen[index] {
-                    self.labels_seen[index] = true;
-                    self.labels_points += 1;
-                    novelty.labels += 1;
+        // Label frequencies are kept even with label feedback off: the statistics report them.
+        for &id in &run.labels {
+            let index = id as usize;
+            if self.labels_seen.len() <= index {
+                self.labels_seen.resize(index + 1, false);
+                self.label_hits.resize(index + 1, 0);
+            }
+            self.label_hits[index] += 1;
+            if self.sources.labels && !self.labels_seen[index] {
+                self.labels_seen[index] = true;
+                self.labels_points += 1;
+                novelty.labels += 1;
+                if self.discovered.len() < MAX_SEED_FEATURES {
+                    self.discovered.push(Feature::Label(id));
                 }
             }
         }
