@@ -1,0 +1,181 @@
+//! Hostile properties: each way a property can go wrong is reported as such, with the failing
+//! input saved to the regression file (or, for a hang, to a `hang-<sha1>` file).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use typefuzz::codec;
+use typefuzz::{check, Config, FailureKind};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("typefuzz-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The regression file holds the input's codec bytes.
+fn assert_saved<T: typefuzz::Mutate>(file: &Path, value: &T) {
+    let text = std::fs::read_to_string(file).expect("regression file written");
+    let hex: String = codec::to_bytes(value)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert!(text.contains(&format!("cc {hex}")), "{text}");
+}
+
+fn config(dir: &Path) -> Config {
+    Config::default()
+        .with_seed(11)
+        .with_regressions(dir.join("regressions.txt"))
+        .with_progress(false)
+}
+
+#[test]
+fn a_panic_is_a_failure_with_its_message_and_location() {
+    let dir = scratch("panic");
+    let report = check(
+        &config(&dir),
+        |cx| cx.generate::<u32>(),
+        |x| {
+            if *x >= 1000 {
+                panic!("too big: {x}");
+            }
+        },
+    );
+    let failure = report.failure.expect("fails");
+    assert_eq!(failure.kind, FailureKind::Panic);
+    assert_eq!(failure.minimal, 1000, "shrinks to the boundary");
+    assert!(
+        failure.message.contains("too big: 1000"),
+        "{}",
+        failure.message
+    );
+    assert!(
+        failure.message.contains("hostile.rs"),
+        "location kept: {}",
+        failure.message
+    );
+    assert_saved(&dir.join("regressions.txt"), &failure.minimal);
+}
+
+#[test]
+fn an_err_is_a_failure_with_its_debug_text() {
+    let dir = scratch("err");
+    let report = check(
+        &config(&dir),
+        |cx| cx.generate::<Vec<u8>>(),
+        |v| {
+            if v.len() > 2 {
+                Err(format!("length {}", v.len()))
+            } else {
+                Ok(())
+            }
+        },
+    );
+    let failure = report.failure.expect("fails");
+    assert_eq!(failure.kind, FailureKind::Fail);
+    assert_eq!(failure.minimal.len(), 3);
+    assert!(failure.message.contains("length 3"), "{}", failure.message);
+    assert_saved(&dir.join("regressions.txt"), &failure.minimal);
+}
+
+#[test]
+fn a_huge_allocation_is_a_caught_failure() {
+    let dir = scratch("alloc");
+    let report = check(
+        &config(&dir),
+        |cx| cx.generate::<u8>(),
+        |x| {
+            if *x > 100 {
+                // More than isize::MAX bytes: a capacity-overflow panic, not an abort.
+                let huge: Vec<u32> = Vec::with_capacity(usize::MAX / 2);
+                assert!(huge.is_empty());
+            }
+        },
+    );
+    let failure = report.failure.expect("fails");
+    assert_eq!(failure.kind, FailureKind::Panic);
+    assert!(
+        failure.message.contains("capacity overflow"),
+        "{}",
+        failure.message
+    );
+    assert_eq!(failure.minimal, 101);
+    assert_saved(&dir.join("regressions.txt"), &failure.minimal);
+}
+
+#[test]
+fn false_fails_and_the_report_names_the_seed() {
+    let report = check(
+        &Config::default().with_seed(5),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 50,
+    );
+    let failure = report.failure.expect("fails");
+    assert_eq!(failure.kind, FailureKind::Fail);
+    assert_eq!(failure.minimal, 50);
+    let text = failure.to_string();
+    assert!(text.contains("TYPEFUZZ_SEED=5"), "{text}");
+    assert!(text.contains("minimal failing input: 50"), "{text}");
+}
+
+/// Runs in a child process (the watchdog ends the process): loops forever on inputs >= 200.
+#[test]
+fn hang_child() {
+    let Some(dir) = std::env::var_os("TYPEFUZZ_HOSTILE_HANG_DIR") else {
+        return;
+    };
+    let config = Config::default()
+        .with_seed(3)
+        .with_test_timeout(Duration::from_millis(200))
+        .with_regressions(PathBuf::from(dir).join("regressions.txt"));
+    check(
+        &config,
+        |cx| cx.generate::<u8>(),
+        |x| {
+            if *x >= 200 {
+                loop {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
+        },
+    );
+    unreachable!("the watchdog ends the process");
+}
+
+#[test]
+fn a_hang_is_reported_with_its_input_saved_and_the_process_ends() {
+    let dir = scratch("hang");
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["hang_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("TYPEFUZZ_HOSTILE_HANG_DIR", &dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(70),
+        "libFuzzer's timeout exit code; stderr:\n{stderr}"
+    );
+    assert!(stderr.contains("hang"), "{stderr}");
+    assert!(
+        stderr.contains("TYPEFUZZ_TEST_TIMEOUT"),
+        "names the knob: {stderr}"
+    );
+    let hangs: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("hang-")
+        })
+        .collect();
+    assert_eq!(hangs.len(), 1, "{hangs:?}");
+    let input: u8 = codec::from_bytes(&std::fs::read(&hangs[0]).unwrap());
+    assert!(input >= 200, "the saved input is the hanging one: {input}");
+    assert!(stderr.contains(&format!("input: {input}")), "{stderr}");
+}
