@@ -133,3 +133,26 @@ pub use typefuzz_derive::Mutate;
 /// ```
 #[cfg(feature = "derive")]
 pub use typefuzz_derive::assume;
+
+/// Typed cargo-fuzz targets (feature `libfuzzer`): see [`fuzz_target!`] and the module's docs.
+#[cfg(feature = "libfuzzer")]
+pub use typefuzz_libfuzzer as libfuzzer;
+
+#[cfg(feature = "libfuzzer")]
+pub use typefuzz_libfuzzer::fuzz_target;
+
+/// The proptest drop-in (feature `proptest`): [`proptest!`] and the function API
+/// `typefuzz::proptest::check`; see the module's docs.
+#[cfg(feature = "proptest")]
+pub use typefuzz_proptest as proptest;
+
+#[cfg(feature = "proptest")]
+pub use typefuzz_proptest::proptest;
+
+/// The quickcheck drop-in (feature `quickcheck`): [`quickcheck!`] and the function API
+/// `typefuzz::quickcheck::quickcheck` / `typefuzz::quickcheck::QuickCheck`; see the module's docs.
+#[cfg(feature = "quickcheck")]
+pub use typefuzz_quickcheck as quickcheck;
+
+#[cfg(feature = "quickcheck")]
+pub use typefuzz_quickcheck::quickcheck;

@@ -1,2 +1,280 @@
-//! typefuzz adapter for libfuzzer (work in progress).
+//! Typed cargo-fuzz targets: `typefuzz::fuzz_target!(|x: MyType| ...)` runs your property under
+//! libFuzzer with typefuzz's derived mutator and crossover in place of byte flipping.
+//!
+//! libFuzzer keeps what it is good at — SanitizerCoverage feedback, the corpus, `-fork`/`-jobs`,
+//! crash artifacts, minimization, OSS-Fuzz and ClusterFuzzLite — and typefuzz supplies the input
+//! structure. The one macro defines the four libFuzzer entry points:
+//!
+//! | libFuzzer hook               | what typefuzz does                                             |
+//! |------------------------------|----------------------------------------------------------------|
+//! | `LLVMFuzzerTestOneInput`     | decodes the bytes with the derived codec and runs the body ([`run`]) |
+//! | `LLVMFuzzerCustomMutator`    | decode, one typed mutation, re-encode within `max_size` ([`mutate`]); 1 in [`BYTE_MUTATION_ONE_IN`] calls go to libFuzzer's byte mutator |
+//! | `LLVMFuzzerCustomCrossOver`  | splices a same-type subterm of the other input ([`crossover`]) |
+//! | `LLVMFuzzerInitialize`       | the panic hook ([`initialize`]) and your `init:` expression    |
+//!
+//! # Quick start
+//!
+//! `fuzz/Cargo.toml` (created by `cargo fuzz init`) depends on typefuzz with the `libfuzzer`
+//! feature; `libfuzzer-sys` comes with it:
+//!
+//! ```toml
+//! [dependencies]
+//! typefuzz = { version = "0.1", features = ["libfuzzer"] }
+//! ```
+//!
+//! `fuzz/fuzz_targets/tree.rs`:
+//!
+//! ```ignore
+//! #![no_main]
+//! use typefuzz::Mutate;
+//!
+//! #[derive(Clone, Debug, Mutate)]
+//! enum Tree { Leaf(u8), Node(Box<Tree>, Box<Tree>) }
+//!
+//! typefuzz::fuzz_target!(|tree: Tree| {
+//!     typefuzz::assume!(depth(&tree) < 10); // false: the input is not added to the corpus
+//!     assert!(my_crate::balance(&tree).is_ok());
+//! });
+//! ```
+//!
+//! (`ignore`: a fuzz target is a `#![no_main]` binary whose `main` is libFuzzer's; it cannot run
+//! as a doctest. The [`fuzz_target!`] docs hold a compiled example.)
+//!
+//! Then `cargo +nightly fuzz run tree` (cargo-fuzz's default AddressSanitizer build needs the
+//! nightly toolchain), or on stable `cargo fuzz run -s none tree`. libFuzzer's `NEW` status lines
+//! list `Custom` among the mutations: that is this crate's mutator at work.
+//!
+//! # The body
+//!
+//! The input arrives by value. The body may return `()` or anything
+//! [`IntoOutcome`](typefuzz_engine::IntoOutcome) accepts (`bool`, `Result`, `Outcome`), and may
+//! use `typefuzz::assume!`: a discarded input is reported to libFuzzer as
+//! [`Corpus::Reject`], so it never enters the corpus. A failure (`false`, `Err`, a panic) aborts
+//! the process, which is how libFuzzer recognizes a crash; the panic message is preceded by the
+//! decoded input's `Debug` form.
+//!
+//! # One property, two harnesses
+//!
+//! Write the property once, as a function over `&T`, and call it from both a unit test
+//! (`typefuzz::check` or the proptest/quickcheck adapters) and a fuzz target. Both read and write
+//! the same bytes — the derived codec — in the same corpus layout (one file per input named by its
+//! SHA-1), so `TYPEFUZZ_CORPUS=fuzz/corpus/tree cargo test` replays what `cargo fuzz run tree`
+//! found, and `cargo fuzz run tree <dir>` accepts what the engine wrote.
+//!
+//! ```
+//! use typefuzz::{check, Config, Mutate};
+//!
+//! #[derive(Clone, Debug, Mutate)]
+//! struct Pair(u8, u8);
+//!
+//! fn property(pair: &Pair) {
+//!     assert_eq!(pair.0.max(pair.1), pair.1.max(pair.0));
+//! }
+//!
+//! // In a unit test:
+//! let report = check(&Config::default(), |cx| cx.generate::<Pair>(), property);
+//! assert!(report.failure.is_none());
+//! // In fuzz/fuzz_targets/pair.rs:  typefuzz::fuzz_target!(|pair: Pair| property(&pair));
+//! let verdict = typefuzz_libfuzzer::run::<Pair, _>(&[1, 2], |pair| property(&pair));
+//! assert!(matches!(verdict, typefuzz_libfuzzer::Corpus::Keep));
+//! ```
+//!
+//! # Coverage
+//!
+//! Under cargo-fuzz (`--cfg fuzzing`) libFuzzer defines the SanitizerCoverage hooks and the
+//! engine defines none, so both link into one binary; typefuzz's own coverage runtime is only for
+//! `cargo typefuzz test`.
 #![deny(missing_docs)]
+
+mod crossover;
+mod mutator;
+mod target;
+
+pub use crossover::crossover;
+pub use libfuzzer_sys::Corpus;
+pub use mutator::{mutate, BYTE_MUTATION_ONE_IN};
+pub use target::{initialize, run, test_input};
+
+/// What the expansion of [`fuzz_target!`] calls. Not public API: no stability promise.
+#[doc(hidden)]
+pub mod __private {
+    pub use libfuzzer_sys;
+
+    /// `LLVMFuzzerCustomMutator` over raw pointers.
+    ///
+    /// # Safety
+    /// libFuzzer's contract: `data` is valid for reads and writes of `max(size, max_size)` bytes.
+    pub unsafe fn custom_mutator<T: typefuzz_engine::Mutate>(
+        data: *mut u8,
+        size: usize,
+        max_size: usize,
+        seed: u32,
+    ) -> usize {
+        // libFuzzer may call with `size > max_size` when it shrinks the length limit; the buffer
+        // holds the larger of the two (libfuzzer-sys's `fuzz_mutator!` relies on the same).
+        let capacity = size.max(max_size);
+        // SAFETY: see the function's contract.
+        let data = unsafe { std::slice::from_raw_parts_mut(data, capacity) };
+        crate::mutate::<T>(data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)
+    }
+
+    /// `LLVMFuzzerCustomCrossOver` over raw pointers.
+    ///
+    /// # Safety
+    /// libFuzzer's contract: `data1`/`data2` are readable for `size1`/`size2` bytes, `out` is
+    /// writable for `max_out_size` bytes, and none of them overlap `out`.
+    pub unsafe fn custom_crossover<T: typefuzz_engine::Mutate>(
+        data1: *const u8,
+        size1: usize,
+        data2: *const u8,
+        size2: usize,
+        out: *mut u8,
+        max_out_size: usize,
+        seed: u32,
+    ) -> usize {
+        // SAFETY: see the function's contract.
+        let (first, second, out) = unsafe {
+            (
+                slice_or_empty(data1, size1),
+                slice_or_empty(data2, size2),
+                std::slice::from_raw_parts_mut(out, max_out_size),
+            )
+        };
+        crate::crossover::<T>(first, second, out, seed)
+    }
+
+    /// # Safety
+    /// `data` is null only with `size == 0`, else readable for `size` bytes.
+    unsafe fn slice_or_empty<'a>(data: *const u8, size: usize) -> &'a [u8] {
+        if data.is_null() || size == 0 {
+            &[]
+        } else {
+            // SAFETY: non-null and readable for `size` bytes (the caller's contract).
+            unsafe { std::slice::from_raw_parts(data, size) }
+        }
+    }
+}
+
+/// Defines a cargo-fuzz target over a typed input: `typefuzz::fuzz_target!(|x: MyType| body)`.
+///
+/// `MyType` must implement `Mutate` (`#[derive(Mutate)]`) and `Debug`. The macro defines
+/// libFuzzer's `LLVMFuzzerTestOneInput` (through `libfuzzer-sys`), `LLVMFuzzerCustomMutator`,
+/// `LLVMFuzzerCustomCrossOver` and `LLVMFuzzerInitialize`, so use it once per binary, in a
+/// `#![no_main]` file under `fuzz/fuzz_targets/`. Accepted forms, as `libfuzzer_sys::fuzz_target!`:
+///
+/// ```text
+/// fuzz_target!(|x: T| body);                       // body returns () or any IntoOutcome
+/// fuzz_target!(|x: T| -> R { body });              // explicit return type
+/// fuzz_target!(init: expr, |x: T| body);           // `expr` runs once before fuzzing
+/// fuzz_target!(init: expr, |x: T| -> R { body });
+/// ```
+///
+/// What each outcome means to libFuzzer: pass -> the input may join the corpus; discard
+/// (`typefuzz::assume!` false, `Outcome::Discard`, `Err(Discarded)`) -> [`Corpus::Reject`];
+/// failure or panic -> the process aborts and libFuzzer saves a `crash-<sha1>` artifact.
+///
+/// # Example
+///
+/// `no_run`: the expansion is a libFuzzer entry point; the binary's `main` must be libFuzzer's
+/// (`#![no_main]` under cargo-fuzz), so a doctest can compile it but not run it. The
+/// `fuzz/fuzz_targets/` directory of the repository holds targets CI runs.
+///
+/// ```no_run
+/// use typefuzz::Mutate;
+///
+/// #[derive(Clone, Debug, Mutate)]
+/// enum Op {
+///     Push(u8),
+///     Pop,
+/// }
+///
+/// typefuzz_libfuzzer::fuzz_target!(|ops: Vec<Op>| {
+///     let mut stack = Vec::new();
+///     for op in ops {
+///         match op {
+///             Op::Push(x) => stack.push(x),
+///             Op::Pop => {
+///                 stack.pop();
+///             }
+///         }
+///     }
+///     assert!(stack.len() < 1000);
+/// });
+/// ```
+#[macro_export]
+macro_rules! fuzz_target {
+    (init: $init:expr, |$input:ident : $ty:ty| -> $returns:ty $body:block) => {
+        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| -> $returns $body);
+    };
+    (init: $init:expr, |$input:ident : $ty:ty| $body:expr) => {
+        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| $body);
+    };
+    (|$input:ident : $ty:ty| -> $returns:ty $body:block) => {
+        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| -> $returns $body);
+    };
+    (|$input:ident : $ty:ty| $body:expr) => {
+        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| $body);
+    };
+    (@expand $init:expr, $ty:ty, $property:expr) => {
+        const _: () = {
+            #[no_mangle]
+            pub extern "C" fn LLVMFuzzerInitialize(
+                _argc: *const isize,
+                _argv: *const *const *const u8,
+            ) -> isize {
+                $crate::initialize::<$ty>();
+                $init;
+                0
+            }
+
+            // libFuzzer calls `LLVMFuzzerTestOneInput`, defined by libfuzzer-sys, which catches
+            // stray unwinds and calls this with the input slice (a Rust-to-Rust call).
+            #[no_mangle]
+            #[allow(improper_ctypes_definitions)]
+            pub extern "C" fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {
+                $crate::test_input::<$ty, _>(bytes, $property).to_libfuzzer_code()
+            }
+
+            /// # Safety
+            /// Called by libFuzzer only, with its buffer contract.
+            #[export_name = "LLVMFuzzerCustomMutator"]
+            pub unsafe extern "C" fn __typefuzz_custom_mutator(
+                data: *mut u8,
+                size: usize,
+                max_size: usize,
+                seed: ::std::os::raw::c_uint,
+            ) -> usize {
+                // SAFETY: libFuzzer passes a buffer of `max(size, max_size)` bytes.
+                unsafe {
+                    $crate::__private::custom_mutator::<$ty>(data, size, max_size, seed as u32)
+                }
+            }
+
+            /// # Safety
+            /// Called by libFuzzer only, with its buffer contract.
+            #[export_name = "LLVMFuzzerCustomCrossOver"]
+            pub unsafe extern "C" fn __typefuzz_custom_crossover(
+                data1: *const u8,
+                size1: usize,
+                data2: *const u8,
+                size2: usize,
+                out: *mut u8,
+                max_out_size: usize,
+                seed: ::std::os::raw::c_uint,
+            ) -> usize {
+                // SAFETY: libFuzzer passes two readable inputs and a writable output buffer.
+                unsafe {
+                    $crate::__private::custom_crossover::<$ty>(
+                        data1,
+                        size1,
+                        data2,
+                        size2,
+                        out,
+                        max_out_size,
+                        seed as u32,
+                    )
+                }
+            }
+        };
+    };
+}

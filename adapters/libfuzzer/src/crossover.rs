@@ -1,0 +1,234 @@
+//! The crossover side: splice a same-type subterm of one input into another.
+
+use typefuzz_engine::codec::{from_bytes, to_bytes};
+use typefuzz_engine::{Context, Mutate};
+
+use crate::mutator::with_context;
+
+/// libFuzzer's custom crossover for inputs of type `T`: decodes `first` and `second`, replaces a
+/// random proper subterm of `first` (a value of type `T` inside it, see
+/// [`Mutate::visit_subterms`]) by a random subterm of `second` (`second` itself included), and
+/// writes the encoding to `out`. Returns its length, or 0 (libFuzzer's "no crossover") if it does
+/// not fit in `out`.
+///
+/// A type with no subterms of its own type (`Vec<u8>`, a flat struct, an enum without recursive
+/// variants) is crossed over on its encoding instead: a prefix of `first` followed by a suffix of
+/// `second`, decoded and re-encoded, which for a sequence keeps the first elements of one input
+/// and the last of the other.
+///
+/// ```
+/// use typefuzz::codec::{from_bytes, to_bytes};
+/// use typefuzz::Mutate;
+///
+/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// enum Expr {
+///     Num(u8),
+///     Add(Box<Expr>, Box<Expr>),
+/// }
+///
+/// let first = Expr::Add(Box::new(Expr::Num(1)), Box::new(Expr::Num(2)));
+/// let second = Expr::Num(9);
+/// let mut out = [0u8; 64];
+/// let len = typefuzz_libfuzzer::crossover::<Expr>(&to_bytes(&first), &to_bytes(&second), &mut out, 5);
+/// let child: Expr = from_bytes(&out[..len]);
+/// let nine = Box::new(Expr::Num(9));
+/// assert!(
+///     child == Expr::Add(nine.clone(), Box::new(Expr::Num(2)))
+///         || child == Expr::Add(Box::new(Expr::Num(1)), nine)
+/// );
+/// ```
+pub fn crossover<T: Mutate>(first: &[u8], second: &[u8], out: &mut [u8], seed: u32) -> usize {
+    let bytes = with_context(seed, |cx| {
+        let mut child: T = from_bytes(first);
+        let slots = count_proper_subterms(&child);
+        if slots > 0 {
+            let donor: T = from_bytes(second);
+            let piece = pick_subterm(&donor, cx);
+            let mut index = cx.below(slots);
+            replace_proper_subterm(&mut child, &mut index, &mut Some(piece));
+            to_bytes(&child)
+        } else {
+            splice_encodings::<T>(first, second, cx)
+        }
+    });
+    if bytes.len() > out.len() {
+        return 0;
+    }
+    out[..bytes.len()].copy_from_slice(&bytes);
+    bytes.len()
+}
+
+/// The number of values of type `T` strictly inside `value`, at any depth.
+fn count_proper_subterms<T: Mutate>(value: &T) -> usize {
+    let mut count = 0;
+    for_each_proper_subterm(value, &mut |_| count += 1);
+    count
+}
+
+/// Calls `f` on every value of type `T` strictly inside `value`, in pre-order.
+fn for_each_proper_subterm<T: Mutate>(value: &T, f: &mut dyn FnMut(&T)) {
+    value.visit_subterms(&mut |subterm| {
+        f(subterm);
+        for_each_proper_subterm(subterm, f);
+    });
+}
+
+/// A uniformly chosen subterm of `value`, `value` itself included (reservoir sampling: one pass,
+/// no list of subterms kept).
+fn pick_subterm<T: Mutate>(value: &T, cx: &mut Context) -> T {
+    let mut seen = 1usize;
+    let mut chosen: Option<T> = None;
+    for_each_proper_subterm(value, &mut |subterm| {
+        seen += 1;
+        if cx.below(seen) == 0 {
+            chosen = Some(subterm.clone());
+        }
+    });
+    chosen.unwrap_or_else(|| value.clone())
+}
+
+/// Replaces the proper subterm number `*index` (pre-order, as [`for_each_proper_subterm`]) of
+/// `value` by `piece`.
+fn replace_proper_subterm<T: Mutate>(value: &mut T, index: &mut usize, piece: &mut Option<T>) {
+    value.visit_subterms_mut(&mut |subterm| {
+        if piece.is_none() {
+            return;
+        }
+        if *index == 0 {
+            if let Some(piece) = piece.take() {
+                *subterm = piece;
+            }
+            return;
+        }
+        *index -= 1;
+        replace_proper_subterm(subterm, index, piece);
+    });
+}
+
+/// One-point crossover of two encodings, normalized through the codec.
+fn splice_encodings<T: Mutate>(first: &[u8], second: &[u8], cx: &mut Context) -> Vec<u8> {
+    let cut_first = cx.below(first.len() + 1);
+    let cut_second = cx.below(second.len() + 1);
+    let mut spliced = Vec::with_capacity(cut_first + second.len() - cut_second);
+    spliced.extend_from_slice(&first[..cut_first]);
+    spliced.extend_from_slice(&second[cut_second..]);
+    to_bytes(&from_bytes::<T>(&spliced))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typefuzz_engine::codec::{Decoder, Encoder};
+
+    /// A hand-written recursive type (unit tests here do not use the derive): a list of bytes.
+    #[derive(Clone, Debug, PartialEq)]
+    enum List {
+        Nil,
+        Cons(u8, Box<List>),
+    }
+
+    impl List {
+        fn from_slice(items: &[u8]) -> List {
+            items
+                .iter()
+                .rev()
+                .fold(List::Nil, |tail, &x| List::Cons(x, Box::new(tail)))
+        }
+        fn to_vec(&self) -> Vec<u8> {
+            let mut out = Vec::new();
+            let mut node = self;
+            while let List::Cons(x, tail) = node {
+                out.push(*x);
+                node = tail;
+            }
+            out
+        }
+    }
+
+    impl Mutate for List {
+        fn generate(cx: &mut Context) -> Self {
+            let items: Vec<u8> = cx.generate();
+            List::from_slice(&items)
+        }
+        fn mutate(&mut self, cx: &mut Context) {
+            let mut items = self.to_vec();
+            items.mutate(cx);
+            *self = List::from_slice(&items);
+        }
+        fn shrink(&self, _: &mut Context) -> Vec<Self> {
+            match self {
+                List::Nil => Vec::new(),
+                List::Cons(_, tail) => vec![(**tail).clone()],
+            }
+        }
+        fn encode(&self, out: &mut Encoder) {
+            self.to_vec().encode(out)
+        }
+        fn decode(input: &mut Decoder<'_>) -> Self {
+            List::from_slice(&Vec::<u8>::decode(input))
+        }
+        fn visit_subterms(&self, visit: &mut dyn FnMut(&Self)) {
+            if let List::Cons(_, tail) = self {
+                visit(tail);
+            }
+        }
+        fn visit_subterms_mut(&mut self, visit: &mut dyn FnMut(&mut Self)) {
+            if let List::Cons(_, tail) = self {
+                visit(tail);
+            }
+        }
+    }
+
+    #[test]
+    fn subterm_splice_keeps_a_prefix_of_the_first_and_a_suffix_of_the_second() {
+        let first = to_bytes(&List::from_slice(&[1, 2, 3]));
+        let second = to_bytes(&List::from_slice(&[7, 8]));
+        let mut children = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            let mut out = [0u8; 32];
+            let len = crossover::<List>(&first, &second, &mut out, seed);
+            let child: List = from_bytes(&out[..len]);
+            children.insert(child.to_vec());
+        }
+        // Proper subterms of [1,2,3]: the tails after 1, 2 and 3. Donors: [7,8], [8], [].
+        let mut expected = std::collections::BTreeSet::new();
+        for keep in 1..=3 {
+            for donor in [&[7u8, 8][..], &[8], &[]] {
+                let mut v = vec![1u8, 2, 3][..keep].to_vec();
+                v.extend_from_slice(donor);
+                expected.insert(v);
+            }
+        }
+        assert_eq!(children, expected);
+    }
+
+    #[test]
+    fn flat_types_splice_their_encodings() {
+        // Vec<u8> has no Vec<u8> subterms: prefix of one encoding + suffix of the other.
+        let first = to_bytes(&vec![1u8; 4]);
+        let second = to_bytes(&vec![2u8; 4]);
+        let mut mixed = false;
+        for seed in 0..200 {
+            let mut out = [0u8; 16];
+            let len = crossover::<Vec<u8>>(&first, &second, &mut out, seed);
+            let child: Vec<u8> = from_bytes(&out[..len]);
+            assert_eq!(to_bytes(&child), &out[..len], "canonical output");
+            mixed |= child.contains(&1) && child.contains(&2);
+        }
+        assert!(mixed, "some child holds elements of both parents");
+    }
+
+    #[test]
+    fn a_child_that_does_not_fit_is_no_crossover() {
+        let long = to_bytes(&List::from_slice(&[5; 20]));
+        let mut out = [0u8; 4];
+        let mut fitted = 0;
+        for seed in 0..50 {
+            let len = crossover::<List>(&long, &long, &mut out, seed);
+            assert!(len <= 4);
+            fitted += usize::from(len > 0);
+        }
+        // Replacing a tail by a whole 20-element list never fits in 4 bytes; short ones may.
+        assert!(fitted < 50);
+    }
+}

@@ -1,0 +1,227 @@
+//! The mutator side: one typed mutation per libFuzzer mutation request, within its size limit.
+
+use std::cell::RefCell;
+
+use typefuzz_engine::codec::{from_bytes, to_bytes};
+use typefuzz_engine::{Context, Mutate};
+
+/// One call in this many goes to libFuzzer's own byte mutator instead of the typed one.
+///
+/// Byte mutations reach what typed ones do not: libFuzzer's dictionary and comparison tables
+/// (`-use_value_profile`, `-dict`) splice constants the program compares against straight into
+/// the encoding, and odd encodings still decode (the codec is total). Most of the work stays
+/// typed.
+///
+/// ```
+/// assert_eq!(typefuzz_libfuzzer::BYTE_MUTATION_ONE_IN, 8);
+/// ```
+pub const BYTE_MUTATION_ONE_IN: u32 = 8;
+
+/// How many typed mutations of the input are tried before shrinking one to fit `max_size`.
+const FIT_ATTEMPTS: usize = 4;
+
+/// How many shrink rounds may be spent making a mutant fit `max_size`.
+const SHRINK_ROUNDS: usize = 16;
+
+thread_local! {
+    /// Reused across calls: a context owns the operator trace buffer, so reseeding it avoids an
+    /// allocation per mutation.
+    static CONTEXT: RefCell<Context> = RefCell::new(Context::new(0));
+}
+
+/// Runs `f` with the thread's context reseeded from libFuzzer's `seed` (so a run is reproducible
+/// with `-seed=N`).
+pub(crate) fn with_context<R>(seed: u32, f: impl FnOnce(&mut Context) -> R) -> R {
+    CONTEXT.with(|cx| {
+        let mut cx = cx.borrow_mut();
+        cx.reseed(u64::from(seed));
+        f(&mut cx)
+    })
+}
+
+/// libFuzzer's custom mutator for inputs of type `T`: decodes `data[..size]`, applies one typed
+/// mutation ([`Context::mutate`]), re-encodes into `data` and returns the new length, which is
+/// at most `max_size`.
+///
+/// `data` must hold at least `max(size, max_size)` bytes. When the mutant's encoding is longer
+/// than `max_size`, other mutations are tried, then the longest shrink of the mutant that fits;
+/// if none fits, and in 1 call out of [`BYTE_MUTATION_ONE_IN`], the call goes to
+/// `byte_mutator(data, size, max_size)`: `fuzz_target!` passes `libfuzzer_sys::fuzzer_mutate`
+/// (libFuzzer's default mutator).
+///
+/// ```
+/// use typefuzz::codec::{from_bytes, to_bytes};
+/// use typefuzz_libfuzzer::mutate;
+///
+/// let mut data = to_bytes(&vec![1u8, 2, 3]);
+/// let size = data.len();
+/// data.resize(64, 0);
+/// // A byte mutator that must not be needed here: it panics if called.
+/// let no_bytes = |_: &mut [u8], _: usize, _: usize| -> usize { unreachable!() };
+/// let new_size = mutate::<Vec<u8>>(&mut data, size, 64, 1, no_bytes);
+/// assert!(new_size <= 64);
+/// let mutant: Vec<u8> = from_bytes(&data[..new_size]);
+/// assert_eq!(to_bytes(&mutant), &data[..new_size]); // the output is a canonical encoding
+/// ```
+pub fn mutate<T: Mutate>(
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    mut byte_mutator: impl FnMut(&mut [u8], usize, usize) -> usize,
+) -> usize {
+    let size = size.min(data.len());
+    let max_size = max_size.min(data.len());
+    let typed = with_context(seed, |cx| {
+        if cx.chance(1, BYTE_MUTATION_ONE_IN) {
+            return None;
+        }
+        let original: T = from_bytes(&data[..size]);
+        typed_mutant(&original, max_size, cx)
+    });
+    match typed {
+        Some(bytes) => {
+            data[..bytes.len()].copy_from_slice(&bytes);
+            bytes.len()
+        }
+        None => byte_mutator(data, size, max_size),
+    }
+}
+
+/// The encoding of a typed mutant of `original` that fits in `max_size` bytes, if one is found.
+fn typed_mutant<T: Mutate>(original: &T, max_size: usize, cx: &mut Context) -> Option<Vec<u8>> {
+    let mut mutant = original.clone();
+    for _ in 0..FIT_ATTEMPTS {
+        mutant.clone_from(original);
+        cx.mutate(&mut mutant);
+        let bytes = to_bytes(&mutant);
+        if bytes.len() <= max_size {
+            return Some(bytes);
+        }
+    }
+    shrink_to_fit(mutant, max_size, cx)
+}
+
+/// Shrinks `value` until its encoding fits in `max_size` bytes, keeping as much of it as it can:
+/// each round takes the longest candidate that fits, else the shortest one and goes on.
+fn shrink_to_fit<T: Mutate>(mut value: T, max_size: usize, cx: &mut Context) -> Option<Vec<u8>> {
+    for _ in 0..SHRINK_ROUNDS {
+        let mut best_fit: Option<Vec<u8>> = None;
+        let mut shortest: Option<(usize, T)> = None;
+        for candidate in value.shrink(cx) {
+            let bytes = to_bytes(&candidate);
+            if bytes.len() <= max_size {
+                if best_fit
+                    .as_ref()
+                    .map_or(true, |best| bytes.len() > best.len())
+                {
+                    best_fit = Some(bytes);
+                }
+            } else if shortest
+                .as_ref()
+                .map_or(true, |(len, _)| bytes.len() < *len)
+            {
+                shortest = Some((bytes.len(), candidate));
+            }
+        }
+        if best_fit.is_some() {
+            return best_fit;
+        }
+        value = shortest?.1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn respects_max_size_and_changes_the_value() {
+        let original = vec![7u32; 10];
+        let encoded = to_bytes(&original);
+        let mut changed = 0;
+        for seed in 0..500u32 {
+            let mut data = encoded.clone();
+            data.resize(encoded.len() + 8, 0);
+            let max_size = encoded.len() + 8;
+            let mut bytes_calls = 0;
+            let new_size =
+                mutate::<Vec<u32>>(&mut data, encoded.len(), max_size, seed, |d, s, _| {
+                    bytes_calls += 1;
+                    s.min(d.len())
+                });
+            assert!(new_size <= max_size);
+            let mutant: Vec<u32> = from_bytes(&data[..new_size]);
+            if bytes_calls == 0 {
+                assert_eq!(to_bytes(&mutant), &data[..new_size]);
+                if mutant != original {
+                    changed += 1;
+                }
+            }
+        }
+        // About 7 in 8 calls are typed; nearly all of them change the vector.
+        assert!(
+            changed > 350,
+            "only {changed} of 500 mutations changed the value"
+        );
+    }
+
+    #[test]
+    fn defers_to_the_byte_mutator_now_and_then() {
+        let mut deferred = 0;
+        for seed in 0..800u32 {
+            let mut data = vec![0u8; 16];
+            mutate::<u64>(&mut data, 8, 16, seed, |_, _, _| {
+                deferred += 1;
+                3
+            });
+        }
+        // 1 in 8 of 800 is 100; the bounds are far from it.
+        assert!((50..=160).contains(&deferred), "{deferred} of 800");
+    }
+
+    #[test]
+    fn shrinks_a_mutant_that_does_not_fit() {
+        // A 40-element vector whose encoding is 41 bytes, with room for 20: mutations alone
+        // cannot get under the limit, shrinking must.
+        let original = vec![1u8; 40];
+        let mut data = to_bytes(&original);
+        let size = data.len();
+        for seed in 0..64u32 {
+            let mut bytes_calls = 0;
+            let new_size = mutate::<Vec<u8>>(&mut data, size, 20, seed, |_, _, _| {
+                bytes_calls += 1;
+                0
+            });
+            if bytes_calls == 0 {
+                assert!(new_size <= 20, "seed {seed}: {new_size} bytes");
+                assert!(from_bytes::<Vec<u8>>(&data[..new_size]).len() < 40);
+            }
+        }
+    }
+
+    #[test]
+    fn shrink_to_fit_keeps_the_longest_fitting_candidate() {
+        let mut cx = Context::new(3);
+        let bytes = shrink_to_fit(vec![5u8; 30], 10, &mut cx).expect("a shrink fits");
+        assert!(bytes.len() <= 10);
+        assert_eq!(
+            shrink_to_fit(vec![5u8; 30], 0, &mut cx),
+            None,
+            "nothing encodes in 0 bytes"
+        );
+    }
+
+    #[test]
+    fn same_seed_same_mutant() {
+        let encoded = to_bytes(&(3u8, vec![1u16, 2, 3]));
+        let run = |seed| {
+            let mut data = encoded.clone();
+            data.resize(64, 0);
+            let n = mutate::<(u8, Vec<u16>)>(&mut data, encoded.len(), 64, seed, |_, s, _| s);
+            data[..n].to_vec()
+        };
+        assert_eq!(run(9), run(9));
+    }
+}
