@@ -70,13 +70,14 @@ static COUNTERS_LEN: AtomicUsize = AtomicUsize::new(0);
 /// Number of value-profile features (a power of two), appended after the edge counters.
 const VALUE_PROFILE_LEN: usize = 1 << 13;
 
-/// The value-profile map: one byte per feature slot, set to 1 when the feature is seen.
+/// The value-profile map: one bit per feature slot, set when the feature is seen (a bitmap keeps
+/// `reset` and the scan to 128 words).
 ///
-/// Atomic bytes because the comparison hooks run on whichever thread executes instrumented code.
+/// Atomic words because the comparison hooks run on whichever thread executes instrumented code.
 /// Relaxed ordering is enough: the engine reads the map on the thread that ran the property,
 /// after it returned, and the map is a hint for search, never a correctness signal.
-static VALUE_PROFILE: [AtomicU8; VALUE_PROFILE_LEN] =
-    [const { AtomicU8::new(0) }; VALUE_PROFILE_LEN];
+static VALUE_PROFILE: [AtomicU64; VALUE_PROFILE_LEN / 64] =
+    [const { AtomicU64::new(0) }; VALUE_PROFILE_LEN / 64];
 /// Whether any value-profile slot may be non-zero, so `reset` and `for_each_hit` skip the map
 /// entirely when trace-compares is off (the common case) or the property compared nothing.
 static VALUE_PROFILE_DIRTY: AtomicBool = AtomicBool::new(false);
@@ -181,8 +182,8 @@ pub fn reset() {
         unsafe { ptr::write_bytes(start, 0, len) };
     }
     if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
-        for slot in &VALUE_PROFILE {
-            slot.store(0, Ordering::Relaxed);
+        for word in &VALUE_PROFILE {
+            word.store(0, Ordering::Relaxed);
         }
     }
 }
@@ -234,10 +235,12 @@ fn collect_hits() -> Vec<(usize, u8)> {
     // outside Rust's model either way, exactly as in libFuzzer.
     unsafe { scan(start, len, 0, &mut push) };
     if VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
-        for (offset, slot) in VALUE_PROFILE.iter().enumerate() {
-            let count = slot.load(Ordering::Relaxed);
-            if count != 0 {
-                push(len + offset, bucket(count));
+        for (index, word) in VALUE_PROFILE.iter().enumerate() {
+            let mut bits = word.load(Ordering::Relaxed);
+            while bits != 0 {
+                // A value-profile feature is seen or not: always the first bucket.
+                push(len + index * 64 + bits.trailing_zeros() as usize, 1);
+                bits &= bits - 1;
             }
         }
     }
@@ -270,20 +273,37 @@ unsafe fn scan(start: *mut u8, len: usize, base: usize, f: &mut dyn FnMut(usize,
         }
     }
     let words = (len - head) / 8;
-    for word_index in 0..words {
-        let offset = head + word_index * 8;
-        // SAFETY: `start + offset` is 8-aligned (by the choice of `head`) and the 8 bytes from
-        // it lie inside the range (`offset + 8 <= head + words * 8 <= len`).
-        let word =
-            unsafe { AtomicU64::from_ptr(start.add(offset).cast::<u64>()) }.load(Ordering::Relaxed);
-        if word == 0 {
+    let word = |index: usize| {
+        // SAFETY: `start + head` is 8-aligned (by the choice of `head`) and word `index` lies
+        // inside the range (`head + (index + 1) * 8 <= head + words * 8 <= len`).
+        unsafe { AtomicU64::from_ptr(start.add(head + index * 8).cast::<u64>()) }
+            .load(Ordering::Relaxed)
+    };
+    let mut report_word = |index: usize, value: u64| {
+        // Little- and big-endian alike: byte `k` of the word is counter `8 * index + k`.
+        for (k, count) in value.to_ne_bytes().into_iter().enumerate() {
+            if count != 0 {
+                f(base + head + index * 8 + k, bucket(count));
+            }
+        }
+    };
+    // Most of the map is zero after one property call: test 64 bytes with one branch.
+    const BLOCK: usize = 8;
+    for block in 0..words / BLOCK {
+        let values: [u64; BLOCK] = std::array::from_fn(|k| word(block * BLOCK + k));
+        if values.iter().fold(0, |any, value| any | value) == 0 {
             continue;
         }
-        // Little- and big-endian alike: byte `k` of the word is counter `offset + k`.
-        for (k, count) in word.to_ne_bytes().into_iter().enumerate() {
-            if count != 0 {
-                f(base + offset + k, bucket(count));
+        for (k, value) in values.into_iter().enumerate() {
+            if value != 0 {
+                report_word(block * BLOCK + k, value);
             }
+        }
+    }
+    for index in words / BLOCK * BLOCK..words {
+        let value = word(index);
+        if value != 0 {
+            report_word(index, value);
         }
     }
     for offset in head + words * 8..len {
@@ -338,7 +358,12 @@ fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
 /// Marks the value-profile feature `(site, kind, value)`.
 #[inline]
 fn value_profile_mark(site: u64, kind: u64, value: u32) {
-    VALUE_PROFILE[value_profile_slot(site, kind, value)].store(1, Ordering::Relaxed);
+    let slot = value_profile_slot(site, kind, value);
+    let (word, bit) = (&VALUE_PROFILE[slot / 64], 1u64 << (slot % 64));
+    // A locked read-modify-write only for a feature not seen since the last reset.
+    if word.load(Ordering::Relaxed) & bit == 0 {
+        word.fetch_or(bit, Ordering::Relaxed);
+    }
     // Loading first keeps the flag's cache line shared between threads in the common case.
     if !VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
         VALUE_PROFILE_DIRTY.store(true, Ordering::Relaxed);
