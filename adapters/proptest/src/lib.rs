@@ -1,2 +1,659 @@
-//! typefuzz adapter for proptest (work in progress).
+//! typefuzz's drop-in for proptest: `typefuzz::proptest!` accepts `proptest::proptest!`'s syntax
+//! and runs the test under typefuzz's coverage-guided loop.
+//!
+//! Upgrading a test costs two lines: the macro path, and `#[derive(Mutate)]` on your own argument
+//! types (standard types and tuples already implement [`Mutate`]).
+//!
+//! ```
+//! use proptest::prelude::*;
+//!
+//! fn reverse<T: Clone>(xs: &[T]) -> Vec<T> {
+//!     xs.iter().rev().cloned().collect()
+//! }
+//!
+//! typefuzz::proptest! {
+//!     #![proptest_config(ProptestConfig::with_cases(64))]
+//!     /// Reversing twice is the identity.
+//!     #[test]
+//!     fn reverse_reverse(xs in proptest::collection::vec(any::<u8>(), 0..20), n: u8) {
+//!         prop_assert_eq!(reverse(&reverse(&xs)), xs);
+//!         prop_assume!(n != 0);
+//!         prop_assert!(n > 0);
+//!     }
+//! }
+//! # fn main() { reverse_reverse(); }
+//! ```
+//!
+//! # How a proptest test runs under typefuzz
+//!
+//! - **Seeds and resets come from your strategies.** Each fresh input is
+//!   `strategy.new_tree(&mut runner).current()`, with a `TestRunner` reseeded from the engine's
+//!   random state, so a run is a function of its seed (`TYPEFUZZ_SEED`).
+//! - **Mutation is typed.** The argument tuple is the value typefuzz mutates and shrinks, so every
+//!   argument type must implement [`Mutate`] (`#[derive(Mutate)]` for your own types). Mutants are
+//!   values of the argument *types*, not necessarily of the *strategies*: a mutant of
+//!   `x in 1..10u8` may be `0` or `200`. A property that is only true on the strategy's domain
+//!   must say so with `prop_assume!` (as FuzzChick's properties do with `==>`), or it reports a
+//!   failure proptest could not produce.
+//! - **`prop_assume!` discards** (`TestCaseError::Reject`); `prop_assert*!`, `?` on
+//!   `TestCaseError` and panics fail.
+//! - **Feedback.** Under `cargo typefuzz test` the binary is instrumented and coverage guides the
+//!   search; `typefuzz::cover!`, `target!` and `assume!` work in the body too. In addition, the
+//!   drop-in asks the engine to maximize the encoded size of *passing* inputs (target
+//!   `"proptest: valid input size"`), so that, even without instrumentation, valid inputs that are
+//!   bigger than any seen so far become seeds — what makes sparse preconditions reachable.
+//! - **`ProptestConfig`.** `cases` counts non-discarded tests; `max_global_rejects` does not abort
+//!   the run (typefuzz climbs out of discards) but exceeding it is reported; `timeout` is the
+//!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;
+//!   `max_shrink_time`/`max_shrink_iters` bound shrinking; `failure_persistence: None` disables
+//!   the regression file. `PROPTEST_*` variables apply as in proptest, then the `TYPEFUZZ_*`
+//!   variables ([`Config::apply_env`]); when both set a number of cases the larger wins, and
+//!   `TYPEFUZZ_TIME=5m cargo test` turns the test into a five-minute campaign.
+//! - **Failures** panic with proptest's first line (`Test failed: <message>; minimal failing
+//!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file.
+//!   The regression file is `$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`
+//!   (`TYPEFUZZ_REGRESSIONS` overrides it); it is replayed first on every run.
+//!
+//! # One property, two harnesses
+//!
+//! Write the property once as a function of the input returning
+//! `Result<(), TestCaseError>`; [`check`] runs it as a unit test, and the same function serves
+//! as the body of a cargo-fuzz target through `typefuzz::fuzz_target!` (the `libfuzzer` feature),
+//! which decodes the input with the derived codec:
+//!
+//! ```
+//! use proptest::prelude::*;
+//! use proptest::test_runner::{Config as ProptestConfig, TestCaseError};
+//!
+//! /// The property: encoding a `u16` as two bytes loses nothing.
+//! pub fn round_trips(x: u16) -> Result<(), TestCaseError> {
+//!     let bytes = x.to_le_bytes();
+//!     prop_assert_eq!(u16::from_le_bytes(bytes), x);
+//!     Ok(())
+//! }
+//!
+//! // As a unit test:
+//! typefuzz::proptest::check(any::<u16>(), &ProptestConfig::with_cases(100), round_trips);
+//!
+//! // And in `fuzz/fuzz_targets/round_trips.rs` (a cargo-fuzz project):
+//! // typefuzz::fuzz_target!(|x: u16| { round_trips(x).unwrap() });
+//! ```
+//!
+//! Through the `typefuzz` facade (feature `proptest`) this crate is `typefuzz::proptest`: the
+//! macro is `typefuzz::proptest!` and the function API `typefuzz::proptest::check`.
 #![deny(missing_docs)]
+
+use std::fmt::{Debug, Write as _};
+use std::time::Duration;
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{
+    Config as ProptestConfig, RngAlgorithm, RngSeed, TestCaseError, TestRng, TestRunner,
+};
+use typefuzz_engine::{Config, Context, Failure, Mutate, Report, Stats, StopReason};
+
+/// Translates a proptest configuration into the engine's, then applies the `TYPEFUZZ_*`
+/// environment variables; the larger of the two case counts wins.
+///
+/// `cases` becomes [`Config::cases`], `timeout` (milliseconds, 0 = none) the per-test limit
+/// [`Config::test_timeout`], `rng_seed: Fixed(n)` the seed, `max_shrink_time` (ms) and
+/// `max_shrink_iters` the shrink bounds when set, and `test_name` the property's name (which
+/// places the regression file), unless `failure_persistence` is `None`. `max_global_rejects` is
+/// not a stop condition: typefuzz keeps its own discard budget ([`Config::max_discards`], at least
+/// `max_global_rejects`) and only reports when proptest would have given up.
+///
+/// ```
+/// use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+/// let mut proptest = ProptestConfig::with_cases(1000);
+/// proptest.rng_seed = RngSeed::Fixed(7);
+/// proptest.test_name = Some("my_crate::tests::my_property");
+/// let config = typefuzz_proptest::typefuzz_config(&proptest);
+/// assert!(config.cases >= 1000);
+/// assert_eq!(config.name.as_deref(), Some("my_crate::tests::my_property"));
+/// # if std::env::var_os("TYPEFUZZ_SEED").is_none() {
+/// assert_eq!(config.seed, Some(7));
+/// # }
+/// ```
+pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
+    let cases = u64::from(proptest.cases);
+    let mut config = Config::default().with_cases(cases);
+    let discards = config.max_discards;
+    config = config
+        .with_max_discards(discards.map(|max| max.max(u64::from(proptest.max_global_rejects))));
+    if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
+        config = config.with_name(name);
+    }
+    if proptest.timeout() > 0 {
+        config = config.with_test_timeout(Duration::from_millis(u64::from(proptest.timeout())));
+    }
+    if proptest.max_shrink_time > 0 {
+        config =
+            config.with_shrink_time(Duration::from_millis(u64::from(proptest.max_shrink_time)));
+    }
+    if proptest.max_shrink_iters != u32::MAX {
+        config = config.with_shrink_steps(u64::from(proptest.max_shrink_iters));
+    }
+    if let RngSeed::Fixed(seed) = proptest.rng_seed {
+        config = config.with_seed(seed);
+    }
+    let mut config = config.apply_env();
+    // The longer budget wins: TYPEFUZZ_CASES never shortens a test proptest would run longer.
+    config.cases = config.cases.max(cases);
+    config
+}
+
+/// Draws fresh inputs from a strategy with a `TestRunner` reseeded from the engine's random
+/// state, so that generation is a function of the run's seed.
+struct Draw<S> {
+    strategy: S,
+    runner: TestRunner,
+    config: ProptestConfig,
+}
+
+impl<S: Strategy> Draw<S> {
+    fn new(strategy: S, proptest: &ProptestConfig) -> Self {
+        let mut config = proptest.clone();
+        // The generation runner never persists anything: typefuzz owns the regression file.
+        config.failure_persistence = None;
+        let runner = TestRunner::new_with_rng(
+            config.clone(),
+            TestRng::deterministic_rng(RngAlgorithm::XorShift),
+        );
+        Draw {
+            strategy,
+            runner,
+            config,
+        }
+    }
+
+    fn draw(&mut self, cx: &mut Context) -> S::Value {
+        let mut reason = None;
+        for _ in 0..4 {
+            let seed = cx.rng().u128(..).to_le_bytes();
+            *self.runner.rng() = TestRng::from_seed(RngAlgorithm::XorShift, &seed);
+            match self.strategy.new_tree(&mut self.runner) {
+                Ok(tree) => return tree.current(),
+                // A filtering strategy gave up (its local rejects count over the whole runner):
+                // start a fresh runner and try again.
+                Err(why) => {
+                    reason = Some(why);
+                    self.runner = TestRunner::new_with_rng(
+                        self.config.clone(),
+                        TestRng::deterministic_rng(RngAlgorithm::XorShift),
+                    );
+                }
+            }
+        }
+        panic!(
+            "typefuzz: the strategy could not generate a value: {}",
+            reason.map_or_else(String::new, |r| r.message().to_string())
+        )
+    }
+}
+
+/// Runs `property` under the engine with `config` (already translated, see
+/// [`typefuzz_config`]) and returns the report, without panicking.
+///
+/// ```
+/// use proptest::prelude::*;
+/// let config = typefuzz::Config::default().with_seed(1).with_cases(500);
+/// let report = typefuzz_proptest::run_with(&config, 0..1000u32, |x| {
+///     prop_assert!(x < 900, "too big");
+///     Ok(())
+/// });
+/// let failure = report.failure.expect("some x >= 900");
+/// assert_eq!(failure.minimal, 900);
+/// ```
+pub fn run_with<S, F>(config: &Config, strategy: S, mut property: F) -> Report<S::Value>
+where
+    S: Strategy,
+    S::Value: Mutate + Debug,
+    F: FnMut(S::Value) -> Result<(), TestCaseError>,
+{
+    let mut draw = Draw::new(strategy, &ProptestConfig::default());
+    typefuzz_engine::check(
+        config,
+        |cx| draw.draw(cx),
+        |value: &S::Value| {
+            let result = property(value.clone());
+            if result.is_ok() {
+                observe_valid(value);
+            }
+            result
+        },
+    )
+}
+
+/// Runs `property` on inputs from `strategy` and their typed mutants, configured by `proptest`
+/// (see [`typefuzz_config`]), and returns the report without panicking.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+/// let mut config = ProptestConfig::with_cases(100);
+/// config.rng_seed = RngSeed::Fixed(3);
+/// let report = typefuzz_proptest::run(any::<(u8, bool)>(), &config, |(x, b)| {
+///     prop_assume!(b);
+///     prop_assert!(x < 255);
+///     Ok(())
+/// });
+/// let failure = report.failure.expect("255 is a u8");
+/// assert_eq!(failure.minimal, (255, true));
+/// ```
+pub fn run<S, F>(strategy: S, proptest: &ProptestConfig, mut property: F) -> Report<S::Value>
+where
+    S: Strategy,
+    S::Value: Mutate + Debug,
+    F: FnMut(S::Value) -> Result<(), TestCaseError>,
+{
+    let config = typefuzz_config(proptest);
+    let mut draw = Draw::new(strategy, proptest);
+    typefuzz_engine::check(
+        &config,
+        |cx| draw.draw(cx),
+        |value: &S::Value| {
+            let result = property(value.clone());
+            if result.is_ok() {
+                observe_valid(value);
+            }
+            result
+        },
+    )
+}
+
+/// Tells the engine how big a passing input is: bigger valid inputs than ever before become seeds.
+fn observe_valid<T: Mutate>(value: &T) {
+    typefuzz_engine::target!(
+        "proptest: valid input size",
+        typefuzz_engine::codec::to_bytes(value).len()
+    );
+}
+
+/// The function API: runs `property` like [`run`] and panics with a proptest-style message if it
+/// fails; returns the statistics otherwise.
+///
+/// This is `typefuzz::proptest::check` through the facade.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::Config as ProptestConfig;
+/// let stats = typefuzz_proptest::check(
+///     proptest::collection::vec(any::<i32>(), 0..10),
+///     &ProptestConfig::with_cases(50),
+///     |mut v| {
+///         v.sort();
+///         prop_assert!(v.windows(2).all(|w| w[0] <= w[1]));
+///         Ok(())
+///     },
+/// );
+/// assert!(stats.valid >= 50);
+/// ```
+///
+/// ```should_panic
+/// use proptest::prelude::*;
+/// use proptest::test_runner::Config as ProptestConfig;
+/// typefuzz_proptest::check(any::<u8>(), &ProptestConfig::default(), |x| {
+///     prop_assert!(x < 100);
+///     Ok(())
+/// });
+/// ```
+pub fn check<S, F>(strategy: S, proptest: &ProptestConfig, property: F) -> Stats
+where
+    S: Strategy,
+    S::Value: Mutate + Debug,
+    F: FnMut(S::Value) -> Result<(), TestCaseError>,
+{
+    let report = run(strategy, proptest, property);
+    conclude(report, proptest, &|value: &S::Value| format!("{value:?}"))
+}
+
+/// Panics with the failure message, or with proptest's complaint when nothing was checked;
+/// otherwise reports a `max_global_rejects` overrun and returns the statistics.
+fn conclude<T: Debug>(
+    report: Report<T>,
+    proptest: &ProptestConfig,
+    show: &dyn Fn(&T) -> String,
+) -> Stats {
+    if let Some(failure) = &report.failure {
+        panic!(
+            "{}",
+            failure_message(failure, &report.stats, proptest, show)
+        );
+    }
+    let stats = report.stats;
+    if stats.valid == 0 && stats.tests > 0 {
+        panic!(
+            "Test aborted: Too many global rejects\n\ttypefuzz: all {} tests were discarded \
+             (seed {}); raise TYPEFUZZ_MAX_DISCARDS or TYPEFUZZ_TIME, or check the precondition",
+            stats.tests, stats.seed
+        );
+    }
+    if let Some(note) = rejects_note(stats.discards, proptest) {
+        eprintln!("{note}");
+    }
+    if stats.stop == StopReason::Discards {
+        eprintln!(
+            "typefuzz: stopped after {} discards with {} of {} cases checked (seed {})",
+            stats.discards, stats.valid, proptest.cases, stats.seed
+        );
+    }
+    stats
+}
+
+fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {
+    (discards > u64::from(proptest.max_global_rejects)).then(|| {
+        format!(
+            "typefuzz: {discards} inputs were discarded, more than max_global_rejects ({}); \
+             plain proptest would have aborted with \"Too many global rejects\", typefuzz went on",
+            proptest.max_global_rejects
+        )
+    })
+}
+
+/// The panic message of a failure: proptest's first lines, then typefuzz's seed, statistics
+/// and regression file. `show` formats an input (the macro names the arguments: `x = 1, y = 2`).
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::{Config as ProptestConfig, RngSeed};
+/// let mut proptest = ProptestConfig::with_cases(100);
+/// proptest.rng_seed = RngSeed::Fixed(5);
+/// let report = typefuzz_proptest::run(any::<u8>(), &proptest, |x| {
+///     prop_assert!(x < 10, "x is {}", x);
+///     Ok(())
+/// });
+/// let failure = report.failure.as_ref().unwrap();
+/// let message = typefuzz_proptest::failure_message(failure, &report.stats, &proptest, &|x| format!("x = {x}"));
+/// assert!(message.starts_with("Test failed: x is 10"));
+/// assert!(message.contains("minimal failing input: x = 10"));
+/// assert!(message.contains("TYPEFUZZ_SEED=5"));
+/// ```
+pub fn failure_message<T>(
+    failure: &Failure<T>,
+    stats: &Stats,
+    proptest: &ProptestConfig,
+    show: &dyn Fn(&T) -> String,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Test failed: {}; minimal failing input: {}",
+        failure.message,
+        show(&failure.minimal)
+    );
+    let _ = writeln!(out, "\tsuccesses: {}", failure.tests - failure.discards - 1);
+    let _ = writeln!(out, "\tlocal rejects: 0");
+    let _ = writeln!(out, "\tglobal rejects: {}", failure.discards);
+    let name = failure
+        .name
+        .as_deref()
+        .or(proptest.test_name)
+        .map(|n| format!(" `{n}`"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "typefuzz: property{name} failed ({}) after {} tests ({} discarded, {} generated, {} \
+         mutated, {} regressions replayed) in {:.2?}; {} seeds kept, {} coverage points",
+        failure.kind,
+        failure.tests,
+        failure.discards,
+        stats.generated,
+        stats.mutated,
+        stats.regressions_replayed,
+        stats.elapsed,
+        stats.seeds_found,
+        stats.coverage_points,
+    );
+    let _ = writeln!(out, "original failing input: {}", show(&failure.original));
+    let _ = writeln!(
+        out,
+        "shrunk in {} steps ({} candidates tried)",
+        failure.shrink_steps, failure.shrink_candidates
+    );
+    if let Some(note) = &failure.shrink_note {
+        let _ = writeln!(out, "note: {note}");
+    }
+    if !failure.operators.is_empty() {
+        let ops: Vec<&str> = failure.operators.iter().map(|op| op.name()).collect();
+        let _ = writeln!(out, "produced by: generate, then {}", ops.join(" > "));
+    }
+    if let Some(note) = rejects_note(failure.discards, proptest) {
+        let _ = writeln!(out, "{note}");
+    }
+    let _ = writeln!(out, "replay this run: TYPEFUZZ_SEED={}", failure.seed);
+    match &failure.regression_file {
+        Some(path) => {
+            let _ = write!(
+                out,
+                "saved to {} (replayed first on the next run)",
+                path.display()
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                "not saved (no test name, or failure_persistence is None)"
+            );
+        }
+    }
+    out
+}
+
+/// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"`.
+///
+/// Implemented for tuples of up to twelve `Debug` values (what the macro passes).
+///
+/// ```
+/// use typefuzz_proptest::NamedArgs;
+/// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
+/// ```
+pub trait NamedArgs {
+    /// `names[i] = <Debug of component i>`, comma-separated.
+    fn named(&self, names: &[&str]) -> String;
+}
+
+macro_rules! named_args {
+    ($( ($($name:ident $index:tt),+) )+) => {$(
+        impl<$($name: Debug),+> NamedArgs for ($($name,)+) {
+            fn named(&self, names: &[&str]) -> String {
+                let mut out = String::new();
+                $(
+                    if $index > 0 {
+                        out.push_str(", ");
+                    }
+                    let _ = write!(out, "{} = {:?}", names.get($index).copied().unwrap_or("_"), self.$index);
+                )+
+                out
+            }
+        }
+    )+};
+}
+
+named_args! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
+}
+
+/// What the macros expand to. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use proptest;
+    pub use proptest::arbitrary::any;
+    pub use proptest::test_runner::{
+        contextualize_config, Config as ProptestConfig, TestCaseError,
+    };
+
+    use super::*;
+
+    /// Accepts a configuration by value or by reference, as proptest's closure form does.
+    pub trait ToOwnedConfig {
+        fn to_owned_config(self) -> ProptestConfig;
+    }
+
+    impl ToOwnedConfig for ProptestConfig {
+        fn to_owned_config(self) -> ProptestConfig {
+            self
+        }
+    }
+
+    impl ToOwnedConfig for &ProptestConfig {
+        fn to_owned_config(self) -> ProptestConfig {
+            self.clone()
+        }
+    }
+
+    /// One `proptest!` test: run, then panic with named arguments on failure.
+    pub fn run_test<S, F>(strategy: S, proptest: ProptestConfig, names: &[&str], property: F)
+    where
+        S: Strategy,
+        S::Value: Mutate + Debug + NamedArgs,
+        F: FnMut(S::Value) -> Result<(), TestCaseError>,
+    {
+        let report = run(strategy, &proptest, property);
+        conclude(report, &proptest, &|value: &S::Value| value.named(names));
+    }
+}
+
+/// `proptest::proptest!`'s syntax, run by typefuzz: test functions with `x in strategy` and
+/// `x: Type` arguments (several per test, any attributes and doc comments), an optional
+/// `#![proptest_config(expr)]`, and the closure forms `proptest!(|(x in s)| body)` and
+/// `proptest!(config, |(x: T)| body)`.
+///
+/// The arguments form a tuple that must implement [`Mutate`] (each argument type does); see the
+/// crate documentation for how the configuration, discards and failures map.
+///
+/// ```
+/// use proptest::prelude::*;
+///
+/// #[derive(Clone, Debug, typefuzz::Mutate)]
+/// struct Point {
+///     x: i16,
+///     y: i16,
+/// }
+///
+/// fn point() -> impl Strategy<Value = Point> {
+///     (any::<i16>(), any::<i16>()).prop_map(|(x, y)| Point { x, y })
+/// }
+///
+/// typefuzz::proptest! {
+///     #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+///     #[test]
+///     fn manhattan_is_symmetric(a in point(), b in point()) {
+///         let d = |p: &Point, q: &Point| (p.x as i32 - q.x as i32).abs() + (p.y as i32 - q.y as i32).abs();
+///         prop_assert_eq!(d(&a, &b), d(&b, &a));
+///     }
+/// }
+///
+/// fn main() {
+///     manhattan_is_symmetric();
+///     // The closure form, inside any function:
+///     typefuzz::proptest!(|(x in 0..100u32, y: u8)| {
+///         prop_assert!(x as u64 + y as u64 <= u32::MAX as u64 + 255);
+///     });
+/// }
+/// ```
+#[macro_export]
+macro_rules! proptest {
+    (#![proptest_config($config:expr)]
+     $(
+        $(#[$meta:meta])*
+        fn $test_name:ident($($arg:tt)+) $body:block
+     )*) => {
+        $(
+            $(#[$meta])*
+            fn $test_name() {
+                let mut config = $crate::__private::contextualize_config(
+                    $crate::__private::ToOwnedConfig::to_owned_config(&$config));
+                config.test_name = ::core::option::Option::Some(
+                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($test_name)));
+                config.source_file = ::core::option::Option::Some(::core::file!());
+                $crate::__proptest_args!(@norm config [] [] $body; $($arg)+);
+            }
+        )*
+    };
+    ($(
+        $(#[$meta:meta])*
+        fn $test_name:ident($($arg:tt)+) $body:block
+    )*) => {
+        $crate::proptest! {
+            #![proptest_config($crate::__private::ProptestConfig::default())]
+            $($(#[$meta])* fn $test_name($($arg)+) $body)*
+        }
+    };
+    (|($($arg:tt)+)| $body:expr) => {
+        $crate::proptest!($crate::__private::ProptestConfig::default(), |($($arg)+)| $body)
+    };
+    (move |($($arg:tt)+)| $body:expr) => {
+        $crate::proptest!($crate::__private::ProptestConfig::default(), move |($($arg)+)| $body)
+    };
+    ($config:expr, |($($arg:tt)+)| $body:expr) => {{
+        let mut config = $crate::__private::contextualize_config(
+            $crate::__private::ToOwnedConfig::to_owned_config($config));
+        if config.test_name.is_none() {
+            config.test_name = ::core::option::Option::Some(
+                ::core::concat!(::core::module_path!(), "::line", ::core::line!()));
+        }
+        $crate::__proptest_args!(@norm config [] [] $body; $($arg)+);
+    }};
+    ($config:expr, move |($($arg:tt)+)| $body:expr) => {{
+        let mut config = $crate::__private::contextualize_config(
+            $crate::__private::ToOwnedConfig::to_owned_config($config));
+        if config.test_name.is_none() {
+            config.test_name = ::core::option::Option::Some(
+                ::core::concat!(::core::module_path!(), "::line", ::core::line!()));
+        }
+        $crate::__proptest_args!(@norm config [move] [] $body; $($arg)+);
+    }};
+}
+
+/// Normalizes `proptest!` arguments (`p in strategy`, `p: Type`) into pattern/strategy pairs and
+/// runs the test. Not public API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __proptest_args {
+    (@norm $config:ident [$($mod:tt)*] [$([$p:pat] [$s:expr])*] $body:expr;) => {
+        $crate::__private::run_test(
+            ($($s,)*),
+            $config,
+            &[$(::core::stringify!($p)),*],
+            $($mod)* |($($p,)*)| -> ::core::result::Result<(), $crate::__private::TestCaseError> {
+                let (): () = $body;
+                ::core::result::Result::Ok(())
+            },
+        )
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $p:pat in $s:expr $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$s]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ($p:pat) : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; _ : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [_] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ref mut $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [ref mut $p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ref $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [ref $p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; mut $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [mut $p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; [$($p:tt)*] : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [[$($p)*]] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    };
+}

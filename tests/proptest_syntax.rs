@@ -1,0 +1,101 @@
+//! Every form of `proptest!`'s syntax compiles and runs under `typefuzz::proptest!`.
+
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+#[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+enum Shape {
+    Circle(u8),
+    Rect { w: u8, h: u8 },
+}
+
+fn shape() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        any::<u8>().prop_map(Shape::Circle),
+        (any::<u8>(), any::<u8>()).prop_map(|(w, h)| Shape::Rect { w, h }),
+    ]
+}
+
+fn non_negative(x: i64) -> Result<(), TestCaseError> {
+    prop_assert!(x.checked_abs().map_or(true, |a| a >= 0));
+    Ok(())
+}
+
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+typefuzz::proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// A doc comment and an extra attribute are kept.
+    #[test]
+    #[allow(clippy::nonminimal_bool)]
+    fn strategies_and_types(a in 0..10u32, b: u16, (c, d) in (any::<bool>(), "[a-c]{0,3}"), s in shape()) {
+        let _ = (a, b, c, &d, &s);
+        prop_assert!(!(a > u32::MAX));
+    }
+
+    #[test]
+    fn mutable_and_ref_patterns(mut v: Vec<u8>, ref w: String, _ : bool) {
+        v.push(1);
+        prop_assert!(!v.is_empty());
+        prop_assert!(w.len() < usize::MAX);
+    }
+
+    #[test]
+    fn question_mark_and_assume(x: i64,) {
+        prop_assume!(x != i64::MIN);
+        non_negative(x)?;
+    }
+
+    #[test]
+    fn counts_cases(_x: u8) {
+        RUNS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+typefuzz::proptest! {
+    #[test]
+    fn default_config_runs(x in any::<u64>(), y in any::<u64>()) {
+        prop_assert_eq!(x.wrapping_add(y), y.wrapping_add(x));
+    }
+}
+
+#[test]
+fn closure_forms() {
+    typefuzz::proptest!(|(x in 0..100u8, y: u8)| {
+        prop_assert!(x < 100 || y == y);
+    });
+    let config = ProptestConfig::with_cases(10);
+    typefuzz::proptest!(&config, |(v: Vec<u8>)| {
+        prop_assert!(v.len() < 1_000_000);
+    });
+    let offset = 3u32;
+    typefuzz::proptest!(config, move |(x in any::<u16>())| {
+        prop_assert!(u32::from(x) + offset > u32::from(x));
+    });
+}
+
+#[test]
+fn cases_counts_non_discarded_tests() {
+    let config = ProptestConfig::with_cases(25);
+    let stats = typefuzz::proptest::check(any::<u8>(), &config, |x| {
+        prop_assume!(x % 2 == 0);
+        Ok(())
+    });
+    // TYPEFUZZ_CASES may raise it, never lower it.
+    assert!(stats.valid >= 25);
+    assert!(stats.discards > 0);
+}
+
+#[test]
+#[should_panic(expected = "minimal failing input: x = 10, y = 0")]
+fn failure_names_arguments() {
+    let mut config = ProptestConfig::with_cases(1000);
+    config.failure_persistence = None;
+    config.rng_seed = proptest::test_runner::RngSeed::Fixed(1);
+    typefuzz::proptest!(config, |(x in 0..100u32, y in 0..100u32)| {
+        prop_assert!(x < 10, "x too big");
+        let _ = y;
+    });
+}
