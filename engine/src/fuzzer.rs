@@ -35,7 +35,7 @@ use crate::{
 /// use typefuzz::{check, cover, Config};
 ///
 /// // "bad!" needs four exact bytes; labels on each matched prefix guide the search to it.
-/// let config = Config::default().with_seed(1).with_max_size(8).with_max_tests(200_000);
+/// let config = Config::default().with_seed(2).with_max_size(8).with_cases(u64::MAX).with_max_tests(300_000);
 /// let report = check(&config, |cx| cx.generate::<Vec<u8>>(), |input| {
 ///     if input.first() == Some(&b'b') {
 ///         cover!("b");

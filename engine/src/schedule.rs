@@ -19,7 +19,7 @@
 //!   seed, then merit (finds made, novelty brought); one test in four stacks 2 to 4
 //!   mutations; one test in eight is a fresh generation, one in four while no find has been made
 //!   for a long time. Valid
-//!   seeds are picked three times in four when both queues have some. A full queue evicts the
+//!   seeds are picked seven times in eight when both queues have some. A full queue evicts the
 //!   least meritorious of a few pool seeds.
 //! - [`Schedule::Generate`]: always a fresh generation (the QuickCheck baseline).
 
@@ -123,7 +123,7 @@ impl Scheduler {
         if cx.below(generate_one_in) == 0 {
             return Pick::Generate;
         }
-        let kind = if queues.discarded.is_empty() || (!queues.valid.is_empty() && cx.below(4) != 0)
+        let kind = if queues.discarded.is_empty() || (!queues.valid.is_empty() && cx.below(8) != 0)
         {
             QueueKind::Valid
         } else {

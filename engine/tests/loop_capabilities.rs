@@ -5,6 +5,7 @@ use typefuzz::{check, cover, Config, Schedule};
 
 /// The blog post's "bad!" program: fails only on inputs starting with `b`, `a`, `d`, `!`, with a
 /// label per matched prefix byte.
+#[allow(clippy::ptr_arg)] // a property over `Vec<u8>` receives `&Vec<u8>`
 fn bad(input: &Vec<u8>) {
     if input.first() == Some(&b'b') {
         cover!("b");
@@ -23,6 +24,7 @@ fn bad(input: &Vec<u8>) {
 /// "bad!" competing with an "ok" branch that also rewards progress: a greedy loop that only
 /// mutates its latest find follows whichever branch it found last and stays there (the local
 /// maximum of the blog post); a pool that revisits older seeds gets out.
+#[allow(clippy::ptr_arg)]
 fn greedy_trap(input: &Vec<u8>) {
     if input.first() == Some(&b'o') {
         cover!("o");

@@ -89,6 +89,7 @@ fn a_corrupt_regression_file_is_skipped() {
     }
 }
 
+#[allow(clippy::ptr_arg)] // a property over `Vec<u8>` receives `&Vec<u8>`
 fn labelled(v: &Vec<u8>) {
     for (i, &byte) in v.iter().enumerate().take(3) {
         if byte % 16 == 0 {
