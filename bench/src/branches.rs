@@ -7,16 +7,7 @@
 //! the plain version contains no trace of the labels.
 
 use crate::Verdict;
-
-/// Records a coverage label.
-///
-/// PLACEHOLDER until the engine's `typefuzz::cover!` lands: it records nothing yet, so the
-/// `LABELS = true` versions currently behave like the plain ones. Switch this single function
-/// over to `typefuzz::cover!(label)` when the macro exists.
-#[inline]
-fn cover(label: &'static str) {
-    let _ = label;
-}
+use typefuzz::cover;
 
 /// "bad!" (Dmitry Vyukov): fails iff the input starts with the bytes `b`, `a`, `d`, `!`.
 ///
@@ -28,15 +19,15 @@ fn cover(label: &'static str) {
 pub fn bad<const LABELS: bool>(input: &[u8]) -> Verdict {
     if input.first() == Some(&b'b') {
         if LABELS {
-            cover("bad: b");
+            cover!("bad: b");
         }
         if input.get(1) == Some(&b'a') {
             if LABELS {
-                cover("bad: ba");
+                cover!("bad: ba");
             }
             if input.get(2) == Some(&b'd') {
                 if LABELS {
-                    cover("bad: bad");
+                    cover!("bad: bad");
                 }
                 if input.get(3) == Some(&b'!') {
                     return Verdict::Fail;
@@ -59,10 +50,10 @@ pub fn bad<const LABELS: bool>(input: &[u8]) -> Verdict {
 pub fn bad_or_ok<const LABELS: bool>(input: &[u8]) -> Verdict {
     if input.first() == Some(&b'o') {
         if LABELS {
-            cover("trap: o");
+            cover!("trap: o");
         }
         if input.get(1) == Some(&b'k') && LABELS {
-            cover("trap: ok");
+            cover!("trap: ok");
         }
         return Verdict::Pass;
     }
@@ -80,17 +71,11 @@ pub fn bad_or_ok<const LABELS: bool>(input: &[u8]) -> Verdict {
 /// assert_eq!(dan_luu::<true>(&[0xffff; 3]), Verdict::Pass);
 /// ```
 pub fn dan_luu<const LABELS: bool>(input: &[i32]) -> Verdict {
-    const ELEMENT_LABELS: [&str; 4] = [
-        "dan_luu: a[0] set",
-        "dan_luu: a[1] set",
-        "dan_luu: a[2] set",
-        "dan_luu: a[3] set",
-    ];
     if input.len() != 4 {
         return Verdict::Pass;
     }
     if LABELS {
-        cover("dan_luu: len 4");
+        cover!("dan_luu: len 4");
     }
     for (i, &x) in input.iter().enumerate() {
         for bit in 0..16 {
@@ -99,7 +84,12 @@ pub fn dan_luu<const LABELS: bool>(input: &[i32]) -> Verdict {
             }
         }
         if LABELS {
-            cover(ELEMENT_LABELS[i]);
+            match i {
+                0 => cover!("dan_luu: a[0] set"),
+                1 => cover!("dan_luu: a[1] set"),
+                2 => cover!("dan_luu: a[2] set"),
+                _ => cover!("dan_luu: a[3] set"),
+            }
         }
     }
     Verdict::Fail
@@ -125,16 +115,6 @@ pub const ENUM_TARGET: [SomeEnum; 7] = [
     SomeEnum::E,
     SomeEnum::A(230),
     SomeEnum::A(23),
-];
-
-const ENUM_LABELS: [&str; 7] = [
-    "enum: [0]",
-    "enum: [1]",
-    "enum: [2]",
-    "enum: [3]",
-    "enum: [4]",
-    "enum: [5]",
-    "enum: [6]",
 ];
 
 /// Fails iff `len > 6` and the first seven elements are [`ENUM_TARGET`], checked in index order.
@@ -170,7 +150,15 @@ fn enum_vector<const LABELS: bool>(input: &[SomeEnum], order: [usize; 7]) -> Ver
             return Verdict::Pass;
         }
         if LABELS {
-            cover(ENUM_LABELS[i]);
+            match i {
+                0 => cover!("enum: [0]"),
+                1 => cover!("enum: [1]"),
+                2 => cover!("enum: [2]"),
+                3 => cover!("enum: [3]"),
+                4 => cover!("enum: [4]"),
+                5 => cover!("enum: [5]"),
+                _ => cover!("enum: [6]"),
+            }
         }
     }
     Verdict::Fail

@@ -7,7 +7,8 @@
 //! - [`bst`]: the ETNA binary search tree with 8 mutants, 18 properties and 53 tasks;
 //! - [`branches`]: nested-branch micro-benchmarks ("bad!", the greedy trap, Dan Luu's bit loop,
 //!   fuzzcheck's enum vector);
-//! - [`throughput`]: a property without precondition, for tests per second.
+//! - [`throughput`]: a property without precondition, for tests per second;
+//! - [`runner`]: the benchmark runner and its report (`cargo run --release -p typefuzz-bench -- quick`).
 //!
 //! The specification of each workload is `shared/BENCHMARKS.md`; every property returns a
 //! [`Verdict`].
@@ -24,6 +25,7 @@
 pub mod branches;
 pub mod bst;
 pub mod ifc;
+pub mod runner;
 pub mod throughput;
 mod verdict;
 

@@ -196,6 +196,14 @@ fn pop_data(stack: &mut Vec<StackEntry>) -> Option<Atom> {
 /// ```
 pub fn exec(rules: &Rules, st: &State) -> Option<State> {
     let instr = st.instr()?;
+    let next = step(rules, st, instr);
+    if next.is_none() {
+        super::coverage::stuck(instr);
+    }
+    next
+}
+
+fn step(rules: &Rules, st: &State, instr: Instr) -> Option<State> {
     let Atom {
         value: xpc,
         label: lpc,

@@ -28,6 +28,7 @@
 //! assert_eq!(ssni(&Rules::with_mutant(Some(7)), &st, &other), Verdict::Fail);
 //! ```
 
+mod coverage;
 pub mod generate;
 pub mod indist;
 pub mod machine;

@@ -1,6 +1,7 @@
 //! Single-step noninterference (SSNI), as QuickChick's `Driver.v` states it.
 
-use super::indist::indist_state;
+use super::coverage::{self, Ssni};
+use super::indist::{indist_atom, indist_mem, indist_state};
 use super::machine::{exec, Label, State};
 use super::rules::Rules;
 use crate::Verdict;
@@ -29,26 +30,68 @@ use crate::Verdict;
 /// assert_eq!(ssni(&Rules::with_mutant(Some(8)), &s1, &s2), Verdict::Fail);
 /// ```
 pub fn ssni(rules: &Rules, s1: &State, s2: &State) -> Verdict {
-    if s1.instr().is_none() || !indist_state(s1, s2) {
+    if s1.instr().is_none() {
+        coverage::ssni(Ssni::NoInstr);
+        return Verdict::Discard;
+    }
+    if !indist_state(s1, s2) {
+        coverage::ssni(why_distinguishable(s1, s2));
         return Verdict::Discard;
     }
     match (s1.pc.label, s2.pc.label) {
-        (Label::L, Label::L) => match (exec(rules, s1), exec(rules, s2)) {
-            (Some(n1), Some(n2)) => Verdict::from(indist_state(&n1, &n2)),
-            _ => Verdict::Discard,
-        },
-        (Label::H, Label::H) => match (exec(rules, s1), exec(rules, s2)) {
-            (Some(n1), Some(n2)) => {
-                let ok = match (n1.pc.label, n2.pc.label) {
-                    (Label::L, Label::L) => indist_state(&n1, &n2),
-                    (Label::L, Label::H) => indist_state(s2, &n2),
-                    _ => indist_state(s1, &n1),
-                };
-                Verdict::from(ok)
+        (Label::L, Label::L) => {
+            coverage::ssni(Ssni::LowLow);
+            match (exec(rules, s1), exec(rules, s2)) {
+                (Some(n1), Some(n2)) => {
+                    coverage::ssni(Ssni::PostLowLow);
+                    Verdict::from(indist_state(&n1, &n2))
+                }
+                _ => {
+                    coverage::ssni(Ssni::NoStep);
+                    Verdict::Discard
+                }
             }
-            _ => Verdict::Discard,
-        },
+        }
+        (Label::H, Label::H) => {
+            coverage::ssni(Ssni::HighHigh);
+            match (exec(rules, s1), exec(rules, s2)) {
+                (Some(n1), Some(n2)) => {
+                    let ok = match (n1.pc.label, n2.pc.label) {
+                        (Label::L, Label::L) => {
+                            coverage::ssni(Ssni::PostLowLow);
+                            indist_state(&n1, &n2)
+                        }
+                        (Label::L, Label::H) => {
+                            coverage::ssni(Ssni::PostLowHigh);
+                            indist_state(s2, &n2)
+                        }
+                        _ => {
+                            coverage::ssni(Ssni::PostHigh);
+                            indist_state(s1, &n1)
+                        }
+                    };
+                    Verdict::from(ok)
+                }
+                _ => {
+                    coverage::ssni(Ssni::NoStep);
+                    Verdict::Discard
+                }
+            }
+        }
         // Indistinguishable pcs have equal labels, so mixed labels were discarded above.
         _ => Verdict::Discard,
+    }
+}
+
+/// The first part of [`indist_state`] that fails, for the coverage label.
+fn why_distinguishable(a: &State, b: &State) -> Ssni {
+    if a.imem != b.imem {
+        Ssni::DiffImem
+    } else if !indist_mem(&a.mem, &b.mem) {
+        Ssni::DiffMem
+    } else if !indist_atom(a.pc, b.pc) {
+        Ssni::DiffPc
+    } else {
+        Ssni::DiffStack
     }
 }

@@ -269,11 +269,14 @@ impl Rules {
             .check
             .iter()
             .all(|f| f.lhs.eval(labs, pc).flows_to(f.rhs.eval(labs, pc)));
-        if !allowed {
-            return None;
-        }
-        let result = rule.result.as_ref().map(|r| r.eval(labs, pc));
-        Some((result, rule.pc.eval(labs, pc)))
+        let outcome = if allowed {
+            let result = rule.result.as_ref().map(|r| r.eval(labs, pc));
+            Some((result, rule.pc.eval(labs, pc)))
+        } else {
+            None
+        };
+        super::coverage::rule(op, outcome);
+        outcome
     }
 }
 

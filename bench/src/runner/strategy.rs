@@ -1,0 +1,298 @@
+//! The strategies compared, and how one trial of each runs: typefuzz through its public API
+//! (`typefuzz::check`), proptest and quickcheck through their generators in our own time-capped
+//! loop.
+
+use std::collections::HashSet;
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
+use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
+use typefuzz::{Config, Context, FeedbackSources, Mutate, Operators, Outcome, Schedule};
+
+use crate::Verdict;
+
+/// A way of finding bugs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Strategy {
+    /// proptest: the naive strategy, rejections counted as `prop_assume!` would.
+    Proptest,
+    /// quickcheck: the naive `Arbitrary`, discards as `TestResult::discard`.
+    Quickcheck,
+    /// typefuzz with derived generation only (`Schedule::Generate`): the derived-generator line.
+    TypefuzzGenerate,
+    /// typefuzz with FuzzChick's schedule and operator set.
+    TypefuzzFuzzChick,
+    /// typefuzz defaults.
+    Typefuzz,
+    /// Ablation: no constructor grow.
+    NoGrow,
+    /// Ablation: no constructor drop.
+    NoDrop,
+    /// Ablation: no subterm replacement.
+    NoSubterm,
+    /// Ablation: no feedback at all (labels off; coverage is off without instrumentation).
+    NoFeedback,
+    /// typefuzz defaults with SanitizerCoverage as the only feedback (needs `cargo typefuzz test`).
+    Sancov,
+    /// IFC only: the hand-written smart generator, generation only (the upper line).
+    Smart,
+}
+
+impl Strategy {
+    pub(crate) const ALL: [Strategy; 11] = [
+        Strategy::Proptest,
+        Strategy::Quickcheck,
+        Strategy::TypefuzzGenerate,
+        Strategy::TypefuzzFuzzChick,
+        Strategy::Typefuzz,
+        Strategy::NoGrow,
+        Strategy::NoDrop,
+        Strategy::NoSubterm,
+        Strategy::NoFeedback,
+        Strategy::Sancov,
+        Strategy::Smart,
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Strategy::Proptest => "proptest",
+            Strategy::Quickcheck => "quickcheck",
+            Strategy::TypefuzzGenerate => "typefuzz-generate",
+            Strategy::TypefuzzFuzzChick => "typefuzz-fuzzchick",
+            Strategy::Typefuzz => "typefuzz",
+            Strategy::NoGrow => "typefuzz-no-grow",
+            Strategy::NoDrop => "typefuzz-no-drop",
+            Strategy::NoSubterm => "typefuzz-no-subterm",
+            Strategy::NoFeedback => "typefuzz-no-feedback",
+            Strategy::Sancov => "typefuzz-sancov",
+            Strategy::Smart => "smart-generator",
+        }
+    }
+
+    pub(crate) fn parse(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Whether the property should record its coverage labels (micro targets have an unlabelled
+    /// version; the baselines and the sancov line run that one).
+    pub(crate) fn labels(self) -> bool {
+        !matches!(
+            self,
+            Strategy::Proptest | Strategy::Quickcheck | Strategy::Sancov | Strategy::Smart
+        )
+    }
+
+    /// The typefuzz configuration of this strategy (`None` for the baselines).
+    pub(crate) fn config(self, seed: u64, cap: Duration, max_size: usize) -> Option<Config> {
+        let base = Config::default()
+            .with_seed(seed)
+            .with_time(cap)
+            .with_cases(u64::MAX)
+            .with_max_discards(None)
+            .with_max_size(max_size)
+            .with_progress(false)
+            // Time to failure is the measure; shrinking only makes the counterexample readable.
+            .with_shrink_time(Duration::from_millis(250));
+        let no = |f: fn(&mut Operators)| {
+            let mut ops = Operators::default();
+            f(&mut ops);
+            ops
+        };
+        Some(match self {
+            Strategy::Proptest | Strategy::Quickcheck => return None,
+            Strategy::TypefuzzGenerate | Strategy::Smart => base.with_schedule(Schedule::Generate),
+            Strategy::TypefuzzFuzzChick => base
+                .with_schedule(Schedule::FuzzChick)
+                .with_operators(Operators::fuzzchick()),
+            Strategy::Typefuzz => base,
+            Strategy::NoGrow => base.with_operators(no(|o| o.grow = 0)),
+            Strategy::NoDrop => base.with_operators(no(|o| o.drop = 0)),
+            Strategy::NoSubterm => base.with_operators(no(|o| o.subterm = 0)),
+            Strategy::NoFeedback => base.with_feedback(FeedbackSources::none()),
+            Strategy::Sancov => base.with_feedback(FeedbackSources {
+                labels: false,
+                ..FeedbackSources::default()
+            }),
+        })
+    }
+}
+
+/// What one trial did.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Trial {
+    pub(crate) found: bool,
+    /// Seconds to the first failure (not counting shrinking), or the run time if none.
+    pub(crate) seconds: f64,
+    /// Non-discarded property calls up to and including the first failure (or in all).
+    pub(crate) passed: u64,
+    /// Discarded property calls up to the first failure (or in all).
+    pub(crate) discarded: u64,
+    /// Distinct valid inputs (`None` where not measured).
+    pub(crate) unique_valid: Option<u64>,
+    pub(crate) shrink_steps: u64,
+    pub(crate) counterexample: String,
+    /// Coverage counters hit (typefuzz only; 0 without instrumentation).
+    pub(crate) coverage_points: u64,
+}
+
+impl Trial {
+    pub(crate) fn tests(&self) -> u64 {
+        self.passed + self.discarded
+    }
+
+    pub(crate) fn tests_per_second(&self) -> f64 {
+        self.tests() as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// A property with everything each strategy needs to produce its inputs.
+pub(crate) struct Problem<T> {
+    /// typefuzz's generator (the derived one, or FuzzChick's `(st, st)` seed).
+    pub(crate) generate: fn(&mut Context) -> T,
+    /// The naive generator, the baselines' distribution.
+    pub(crate) naive: fn(&mut fastrand::Rng) -> T,
+    /// proptest's version of the naive generator.
+    pub(crate) strategy: fn() -> BoxedStrategy<T>,
+    /// A hand-written generator (the `Smart` line), if any.
+    pub(crate) smart: Option<fn(&mut fastrand::Rng) -> T>,
+    /// typefuzz's size bound for this input type.
+    pub(crate) max_size: usize,
+    /// The property; the flag says whether to record coverage labels.
+    pub(crate) property: Box<dyn Fn(&T, bool) -> Verdict + Send + Sync>,
+}
+
+/// Runs one trial of `strategy` on `problem`.
+pub(crate) fn run_trial<T>(
+    problem: &Problem<T>,
+    strategy: Strategy,
+    seed: u64,
+    cap: Duration,
+) -> Trial
+where
+    T: Mutate + Debug + Hash + Clone,
+{
+    let labels = strategy.labels();
+    let property = |x: &T| (problem.property)(x, labels);
+    match strategy {
+        Strategy::Proptest => {
+            let mut runner = proptest_runner(seed);
+            let strategy = (problem.strategy)();
+            baseline_loop(cap, true, property, || {
+                // The naive strategies have no filters, so a tree is always produced.
+                strategy
+                    .new_tree(&mut runner)
+                    .expect("naive strategies do not reject")
+                    .current()
+            })
+        }
+        Strategy::Quickcheck => {
+            let mut gen = quickcheck::Gen::from_size_and_seed(100, seed);
+            let naive = problem.naive;
+            baseline_loop(cap, true, property, || {
+                let seed = <u64 as quickcheck::Arbitrary>::arbitrary(&mut gen);
+                naive(&mut fastrand::Rng::with_seed(seed))
+            })
+        }
+        _ => {
+            let config = strategy
+                .config(seed, cap, problem.max_size)
+                .expect("typefuzz strategy");
+            let smart = problem.smart;
+            let generate = problem.generate;
+            let gen = move |cx: &mut Context| match (strategy, smart) {
+                (Strategy::Smart, Some(smart)) => smart(cx.rng()),
+                _ => generate(cx),
+            };
+            typefuzz_trial(&config, gen, property)
+        }
+    }
+}
+
+pub(crate) fn typefuzz_trial<T: Mutate + Debug>(
+    config: &Config,
+    generate: impl FnMut(&mut Context) -> T,
+    property: impl Fn(&T) -> Verdict,
+) -> Trial {
+    let report = typefuzz::check(config, generate, |x| match property(x) {
+        Verdict::Pass => Outcome::Pass,
+        Verdict::Discard => Outcome::Discard,
+        Verdict::Fail => Outcome::Fail("property failed".into()),
+    });
+    let stats = &report.stats;
+    let mut trial = Trial {
+        found: false,
+        seconds: stats.elapsed.as_secs_f64(),
+        passed: stats.valid,
+        discarded: stats.discards,
+        unique_valid: Some(stats.unique_valid),
+        coverage_points: stats.coverage_points,
+        ..Trial::default()
+    };
+    if let Some(failure) = &report.failure {
+        trial.found = true;
+        trial.passed = failure.tests - failure.discards;
+        trial.discarded = failure.discards;
+        trial.shrink_steps = failure.shrink_steps;
+        trial.counterexample = format!("{:?}", failure.minimal);
+    }
+    trial
+}
+
+/// A seeded proptest runner that never gives up on rejections (we count them ourselves).
+pub(crate) fn proptest_runner(seed: u64) -> TestRunner {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let config = PtConfig {
+        cases: u32::MAX,
+        max_global_rejects: u32::MAX,
+        max_local_rejects: u32::MAX,
+        failure_persistence: None,
+        ..PtConfig::default()
+    };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+}
+
+/// The baselines' loop: generate, run, count; a panic is a failure; stop at the first failure
+/// or when `cap` is spent (the clock is read every test: a few tens of nanoseconds).
+pub(crate) fn baseline_loop<T: Hash + Debug>(
+    cap: Duration,
+    count_unique: bool,
+    property: impl Fn(&T) -> Verdict,
+    mut next: impl FnMut() -> T,
+) -> Trial {
+    const UNIQUE_CAP: usize = 1 << 16;
+    let started = Instant::now();
+    let mut trial = Trial::default();
+    let mut unique = HashSet::new();
+    loop {
+        let elapsed = started.elapsed();
+        if elapsed >= cap {
+            trial.seconds = elapsed.as_secs_f64();
+            break;
+        }
+        let input = next();
+        let verdict = catch_unwind(AssertUnwindSafe(|| property(&input))).unwrap_or(Verdict::Fail);
+        match verdict {
+            Verdict::Discard => trial.discarded += 1,
+            Verdict::Pass | Verdict::Fail => {
+                trial.passed += 1;
+                if count_unique && unique.len() < UNIQUE_CAP {
+                    let mut hasher = std::hash::DefaultHasher::new();
+                    input.hash(&mut hasher);
+                    unique.insert(hasher.finish());
+                }
+            }
+        }
+        if verdict == Verdict::Fail {
+            trial.found = true;
+            trial.seconds = started.elapsed().as_secs_f64();
+            trial.counterexample = format!("{input:?}");
+            break;
+        }
+    }
+    trial.unique_valid = count_unique.then_some(unique.len() as u64);
+    trial
+}
