@@ -1,3 +1,5 @@
+#!/usr/bin/env bash
+set -euo pipefail
 # cargo-typefuzz: the sancov path on stable, end to end (paste into .ci/run).
 # Unit tests and the quick subcommand checks, then the ignored end-to-end tests: `cargo typefuzz
 # test` on cargo-typefuzz/tests/fixture must find the magic word that only coverage reveals
