@@ -31,13 +31,16 @@
 //!     out.windows(2).all(|w| w[0] < w[1])
 //! }
 //!
-//! // A buggy property: "no search tree holds both 7 and 200".
-//! let config = Config::default().with_seed(3).with_time(std::time::Duration::from_secs(20));
+//! // A false claim: "no search tree holds more than five keys". Random trees are rarely search
+//! // trees; `assume!` discards the others and `target!` rewards bigger valid ones, so the
+//! // search climbs to a counterexample instead of discarding its way to a pass.
+//! let config = Config::default().with_seed(3).with_cases(1_000_000).with_time(std::time::Duration::from_secs(30));
 //! let report = check(&config, |cx| cx.generate::<Tree>(), |t| {
 //!     typefuzz::assume!(is_bst(t));
 //!     let mut out = Vec::new();
 //!     keys(t, &mut out);
-//!     !(out.contains(&7) && out.contains(&200))
+//!     typefuzz::target!(out.len() as f64);
+//!     out.len() <= 5
 //! });
 //! let failure = report.failure.expect("the search reaches a valid counterexample");
 //! assert!(is_bst(&failure.minimal));
