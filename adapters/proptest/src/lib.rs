@@ -82,6 +82,8 @@
 //! Through the `typefuzz` facade (feature `proptest`) this crate is `typefuzz::proptest`: the
 //! macro is `typefuzz::proptest!` and the function API `typefuzz::proptest::check`.
 #![deny(missing_docs)]
+// The examples show tests as users write them, `#[test]` included; they call them from `main`.
+#![allow(clippy::test_attr_in_doctest)]
 
 use std::fmt::{Debug, Write as _};
 use std::time::Duration;

@@ -50,6 +50,8 @@
 //! the macro is `typefuzz::quickcheck!`, the function API `typefuzz::quickcheck::quickcheck` and
 //! the builder `typefuzz::quickcheck::QuickCheck`.
 #![deny(missing_docs)]
+// The examples show tests as users write them, `#[test]` included; they call them from `main`.
+#![allow(clippy::test_attr_in_doctest)]
 
 use std::fmt::{Debug, Write as _};
 
