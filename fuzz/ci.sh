@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target for a bounded time, checks that the typed example target finds its
+# injected bug with `Custom` mutations (also under -fork=2), and moves corpora between cargo-fuzz
+# and the engine both ways. Called by .ci/run; about 5 minutes once the builds are cached.
+#
+# Stable Rust with `-s none` (no sanitizer), so it runs without nightly. Knobs:
+#   FUZZ_SECONDS=20        time per self-fuzzing target
+#   FUZZ_SANITIZER=none    e.g. `address` (needs nightly: FUZZ_TOOLCHAIN=+nightly)
+#   FUZZ_TOOLCHAIN=        e.g. `+nightly`
+set -euo pipefail
+cd "$(dirname "$0")"
+
+seconds=${FUZZ_SECONDS:-20}
+sanitizer=${FUZZ_SANITIZER:-none}
+toolchain=${FUZZ_TOOLCHAIN:-}
+# A CI-wide CARGO_TARGET_DIR would send cargo-fuzz's instrumented build elsewhere; keep its default.
+unset CARGO_TARGET_DIR
+
+if ! command -v cargo-fuzz >/dev/null; then
+    cargo install cargo-fuzz --locked
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fuzz() { cargo $toolchain fuzz "$@"; }
+fail() { echo "fuzz/ci.sh: FAIL: $*" >&2; exit 1; }
+
+echo "== build (sanitizer: $sanitizer)"
+fuzz build -s "$sanitizer"
+
+# Targets fuzzing typefuzz itself: any crash fails CI. The regression-file target makes the engine
+# print one line per malformed line it skips; -close_fd_mask=2 silences the target's stderr
+# (libFuzzer keeps its own).
+for target in codec_decode derive_invariants regression_file; do
+    echo "== $target (${seconds}s)"
+    mkdir -p "$work/corpus/$target"
+    fuzz run -s "$sanitizer" "$target" "$work/corpus/$target" -- \
+        -max_total_time="$seconds" -close_fd_mask=2 -print_final_stats=1 \
+        -artifact_prefix="$work/$target-" 2>&1 \
+        | grep -E "^#[0-9]+ +DONE|^stat::|ERROR|panicked" || true
+    # `|| true` above only covers grep finding nothing; a crash leaves an artifact.
+    if compgen -G "$work/$target-crash-*" >/dev/null; then
+        fail "$target crashed: $(ls "$work/$target"-crash-*)"
+    fi
+done
+
+# The example target must find the enum-vector bug, and libFuzzer must report our mutator.
+expect_bug() {
+    local name=$1 log=$2
+    grep -q "enum vector bug" "$log" || fail "$name: the injected bug was not found"
+    grep -q "deadly signal" "$log" || fail "$name: no crash reported"
+    grep -Eq "MS: [0-9]+ .*Custom" "$log" || fail "$name: no Custom mutation in libFuzzer's status lines"
+    grep -E "^stat::number_of_executed_units|Custom" "$log" | head -3
+}
+
+echo "== enum_vector: find the injected bug (seed 1, at most 180s)"
+fuzz run -s "$sanitizer" enum_vector "$work/ev" -- -seed=1 -use_value_profile=1 \
+    -max_total_time=180 -print_final_stats=1 -artifact_prefix="$work/" > "$work/ev.log" 2>&1 || true
+expect_bug enum_vector "$work/ev.log"
+
+echo "== enum_vector under -fork=2 (at most 120s)"
+fuzz run -s "$sanitizer" enum_vector "$work/ev-fork" -- -fork=2 -seed=2 -use_value_profile=1 \
+    -max_total_time=120 -artifact_prefix="$work/fork-" > "$work/fork.log" 2>&1 || true
+grep -q "fork: job" "$work/fork.log" || grep -q "FORK" "$work/fork.log" \
+    || fail "-fork=2 did not start workers"
+expect_bug "enum_vector -fork=2" "$work/fork.log"
+
+echo "== one property, two harnesses"
+# libFuzzer -> engine: a corpus from cargo fuzz run (bug off), replayed by typefuzz::check.
+ENUM_VECTOR_BUG=0 fuzz run -s "$sanitizer" enum_vector "$work/lf-corpus" -- \
+    -max_total_time=10 -seed=3 > "$work/lf.log" 2>&1 || fail "cargo fuzz run (bug off): $(tail -5 "$work/lf.log")"
+# engine -> libFuzzer: a corpus written by typefuzz::check, loaded by libFuzzer.
+CARGO_TARGET_DIR=target/tests LIBFUZZER_CORPUS="$work/lf-corpus" ENGINE_CORPUS="$work/engine-corpus" \
+    cargo test --release --test two_harnesses -- --ignored --test-threads=1
+files=$(find "$work/engine-corpus" -type f | wc -l)
+ENUM_VECTOR_BUG=0 fuzz run -s "$sanitizer" enum_vector "$work/engine-corpus" -- -runs=0 \
+    > "$work/load.log" 2>&1 || fail "libFuzzer rejected the engine's corpus: $(tail -5 "$work/load.log")"
+grep -q "seed corpus: files: $files " "$work/load.log" \
+    || fail "libFuzzer did not load all $files engine corpus files: $(grep 'seed corpus' "$work/load.log")"
+grep -q "INITED" "$work/load.log" || fail "libFuzzer did not initialize on the engine's corpus"
+echo "libFuzzer loaded all $files files of the engine's corpus"
+
+echo "fuzz/ci.sh: OK"
