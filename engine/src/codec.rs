@@ -132,6 +132,20 @@ impl Encoder {
         self.depth -= 1;
     }
 
+    /// Forgets the bytes written, keeping the allocation: encoding into one reused encoder
+    /// costs no allocation per value once the buffer has grown.
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.write_byte(1);
+    /// out.clear();
+    /// assert!(out.as_bytes().is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.depth = 0;
+    }
+
     /// The bytes written so far.
     ///
     /// ```

@@ -85,6 +85,8 @@ struct Fuzzer<'c, T, G, P, R> {
     site_counts: Vec<(u64, u64)>,
     operators_kept: [u64; Operator::COUNT],
     unique: UniqueCounter,
+    /// Reused for encoding valid inputs (unique counting), so the hot path does not allocate.
+    scratch: codec::Encoder,
     /// Operators applied to build the current test.
     applied: Vec<Operator>,
     disk: Option<DiskCorpus>,
@@ -134,6 +136,7 @@ where
             site_counts: Vec::new(),
             operators_kept: [0; Operator::COUNT],
             unique: UniqueCounter::new(),
+            scratch: codec::Encoder::new(),
             applied: Vec::new(),
             disk: config.corpus.as_deref().map(DiskCorpus::new),
             regressions: regression_path.as_deref().map(RegressionFile::load),
@@ -256,7 +259,9 @@ where
             }
             Verdict::Pass => {
                 self.stats.valid += 1;
-                self.unique.insert(&codec::to_bytes(&input));
+                self.scratch.clear();
+                input.encode(&mut self.scratch);
+                self.unique.insert(self.scratch.as_bytes());
             }
             Verdict::Discard => self.stats.discards += 1,
         }
