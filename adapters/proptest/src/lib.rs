@@ -13,8 +13,7 @@
 //!
 //! typefuzz::proptest! {
 //!     #![proptest_config(ProptestConfig::with_cases(64))]
-//!     /// Reversing twice is the identity.
-//!     #[test]
+//!     /// Reversing twice is the identity (add `#[test]` in a test module).
 //!     fn reverse_reverse(xs in proptest::collection::vec(any::<u8>(), 0..20), n: u8) {
 //!         prop_assert_eq!(reverse(&reverse(&xs)), xs);
 //!         prop_assume!(n != 0);
@@ -549,7 +548,6 @@ pub mod __private {
 ///
 /// typefuzz::proptest! {
 ///     #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
-///     #[test]
 ///     fn manhattan_is_symmetric(a in point(), b in point()) {
 ///         let d = |p: &Point, q: &Point| (p.x as i32 - q.x as i32).abs() + (p.y as i32 - q.y as i32).abs();
 ///         prop_assert_eq!(d(&a, &b), d(&b, &a));

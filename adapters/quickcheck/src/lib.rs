@@ -19,7 +19,6 @@
 //!         TestResult::from_bool(a / b <= a)
 //!     }
 //! }
-//! # fn main() { reverse_reverse(); division(); }
 //! ```
 //!
 //! # How a quickcheck property runs under typefuzz
@@ -124,7 +123,7 @@ impl<T: Arbitrary + Mutate> Mutate for Args<T> {
 /// ```
 pub trait Property: 'static {
     /// The argument tuple.
-    type Args: Arbitrary + Mutate + Debug;
+    type Args: Arbitrary + Mutate + Debug + DebugArgs;
     /// Calls the function on the arguments and converts its result as quickcheck does.
     fn call(&self, args: Self::Args) -> TestResult;
 }
@@ -136,7 +135,7 @@ fn result_gen() -> Gen {
 
 macro_rules! property_fn {
     ($($name:ident),*) => {
-        impl<R: Testable, $($name: Arbitrary + Mutate + Debug),*> Property for fn($($name),*) -> R {
+        impl<R: Testable, $($name: Arbitrary + Mutate + Debug + 'static),*> Property for fn($($name),*) -> R {
             type Args = ($($name,)*);
             #[allow(non_snake_case)]
             fn call(&self, ($($name,)*): Self::Args) -> TestResult {
@@ -247,9 +246,10 @@ impl QuickCheck {
     /// The `Gen` size for `Arbitrary` (`QUICKCHECK_GENERATOR_SIZE`).
     ///
     /// ```
-    /// fn short(v: Vec<u8>) -> bool { v.len() <= 3 }
+    /// // Only generation is sized: typed mutants may be longer than `size`.
+    /// fn fine(v: Vec<u8>) -> bool { v.len() < 1_000_000 }
     /// typefuzz_quickcheck::QuickCheck::new().size(3).tests(50)
-    ///     .quickcheck(short as fn(Vec<u8>) -> bool);
+    ///     .quickcheck(fine as fn(Vec<u8>) -> bool);
     /// ```
     pub fn size(mut self, size: usize) -> Self {
         self.size = size;
@@ -520,10 +520,7 @@ pub mod __private {
     use super::*;
 
     /// One `quickcheck!` property, named after the test.
-    pub fn run_test<P: Property>(name: &'static str, property: P)
-    where
-        P::Args: DebugArgs,
-    {
+    pub fn run_test<P: Property>(name: &'static str, property: P) {
         let qc = QuickCheck::new().name(name);
         let report = qc.quicktest(property);
         qc.conclude(report, &|args| args.0.debug_args(), &[]);
@@ -555,7 +552,6 @@ pub mod __private {
 ///         TestResult::from_bool((e.0 / 2) * 2 == e.0)
 ///     }
 /// }
-/// # fn main() { halves(); }
 /// ```
 #[macro_export]
 macro_rules! quickcheck {
