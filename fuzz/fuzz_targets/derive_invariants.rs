@@ -1,5 +1,5 @@
 //! The derived `Mutate` contract on recursive types, from arbitrary starting values: a mutation
-//! records an operator and keeps the codec round trip; shrink candidates differ from the value and
+//! keeps the codec round trip; shrink candidates differ from the value and
 //! round-trip; generated values round-trip; both subterm visitors agree. The first 8 bytes seed
 //! the context, the next byte picks the type, the rest decodes to the value.
 #![no_main]

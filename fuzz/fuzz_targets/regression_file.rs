@@ -16,7 +16,10 @@ use typefuzz_fuzz::regression_text::RegressionText;
 fn path() -> &'static PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
-        std::env::temp_dir().join(format!("typefuzz-fuzz-regressions-{}.txt", std::process::id()))
+        std::env::temp_dir().join(format!(
+            "typefuzz-fuzz-regressions-{}.txt",
+            std::process::id()
+        ))
     })
 }
 
@@ -29,9 +32,13 @@ typefuzz::fuzz_target!(|file: RegressionText| {
         .with_seed(0)
         .with_progress(false);
     let mut replayed: HashMap<Vec<u8>, usize> = HashMap::new();
-    let report = check(&config, |cx| cx.generate::<Vec<u8>>(), |value: &Vec<u8>| {
-        *replayed.entry(value.clone()).or_default() += 1;
-    });
+    let report = check(
+        &config,
+        |cx| cx.generate::<Vec<u8>>(),
+        |value: &Vec<u8>| {
+            *replayed.entry(value.clone()).or_default() += 1;
+        },
+    );
     assert!(report.failure.is_none());
     let mut wanted: HashMap<Vec<u8>, usize> = HashMap::new();
     for entry in &expected {
@@ -39,6 +46,9 @@ typefuzz::fuzz_target!(|file: RegressionText| {
     }
     for (value, count) in wanted {
         let seen = replayed.get(&value).copied().unwrap_or(0);
-        assert!(seen >= count, "entry {value:?} replayed {seen} times, expected {count}");
+        assert!(
+            seen >= count,
+            "entry {value:?} replayed {seen} times, expected {count}"
+        );
     }
 });

@@ -40,7 +40,12 @@ fn corpus_files(dir: &PathBuf) -> Vec<(String, Vec<u8>)> {
 fn engine_loads_a_libfuzzer_corpus() {
     let dir = dir_from_env("LIBFUZZER_CORPUS");
     let files = corpus_files(&dir);
-    assert!(files.len() >= 5, "only {} files in {}", files.len(), dir.display());
+    assert!(
+        files.len() >= 5,
+        "only {} files in {}",
+        files.len(),
+        dir.display()
+    );
     let expected: HashSet<Vec<u8>> = files
         .iter()
         .map(|(_, bytes)| to_bytes(&from_bytes::<Vec<SomeEnum>>(bytes)))
@@ -52,10 +57,14 @@ fn engine_loads_a_libfuzzer_corpus() {
         .with_seed(1)
         .with_progress(false);
     let mut seen = HashSet::new();
-    let report = check(&config, |cx| cx.generate::<Vec<SomeEnum>>(), |xs: &Vec<SomeEnum>| {
-        seen.insert(to_bytes(xs));
-        property(xs);
-    });
+    let report = check(
+        &config,
+        |cx| cx.generate::<Vec<SomeEnum>>(),
+        |xs: &Vec<SomeEnum>| {
+            seen.insert(to_bytes(xs));
+            property(xs);
+        },
+    );
     assert!(report.failure.is_none(), "{:?}", report.failure);
     assert_eq!(report.stats.corpus_loaded, files.len() as u64);
     let missing: Vec<_> = expected.difference(&seen).collect();
@@ -72,24 +81,40 @@ fn engine_writes_a_libfuzzer_corpus() {
         .with_cases(5_000)
         .with_seed(7)
         .with_progress(false);
-    let report = check(&config, |cx| cx.generate::<Vec<SomeEnum>>(), |xs: &Vec<SomeEnum>| {
-        // Feedback without coverage instrumentation: longer vectors and each matched prefix
-        // element are new, so inputs are kept and written.
-        typefuzz::target!("length", xs.len());
-        let matched = [SomeEnum::E, SomeEnum::A(30), SomeEnum::E]
-            .iter()
-            .zip(xs)
-            .take_while(|(want, got)| want == got)
-            .count();
-        typefuzz::target!("prefix", matched);
-        property(xs);
-    });
+    let report = check(
+        &config,
+        |cx| cx.generate::<Vec<SomeEnum>>(),
+        |xs: &Vec<SomeEnum>| {
+            // Feedback without coverage instrumentation: longer vectors and each matched prefix
+            // element are new, so inputs are kept and written.
+            typefuzz::target!("length", xs.len());
+            let matched = [SomeEnum::E, SomeEnum::A(30), SomeEnum::E]
+                .iter()
+                .zip(xs)
+                .take_while(|(want, got)| want == got)
+                .count();
+            typefuzz::target!("prefix", matched);
+            property(xs);
+        },
+    );
     assert!(report.failure.is_none(), "{:?}", report.failure);
     let files = corpus_files(&dir);
-    assert!(files.len() >= 3, "the engine wrote only {} inputs", files.len());
+    assert!(
+        files.len() >= 3,
+        "the engine wrote only {} inputs",
+        files.len()
+    );
     for (name, bytes) in &files {
-        assert_eq!(name, &sha1_smol::Sha1::from(bytes).digest().to_string(), "libFuzzer's name");
+        assert_eq!(
+            name,
+            &sha1_smol::Sha1::from(bytes).digest().to_string(),
+            "libFuzzer's name"
+        );
         let value: Vec<SomeEnum> = from_bytes(bytes);
-        assert_eq!(&to_bytes(&value), bytes, "{name} holds a canonical encoding");
+        assert_eq!(
+            &to_bytes(&value),
+            bytes,
+            "{name} holds a canonical encoding"
+        );
     }
 }
