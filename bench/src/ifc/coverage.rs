@@ -13,7 +13,12 @@
 //! - **SSNI cases** (in [`ssni`](super::ssni)): which precondition failed (no instruction, or
 //!   which part of indistinguishability: instruction memory, memory, pc, stack), which case ran
 //!   (low/low, high/high), whether a state did not step, and which postcondition branch was taken
-//!   (both successors low, only the first low, neither).
+//!   (both successors low, only the first low, neither);
+//! - **non-trivial pairs** (in [`ssni`](super::ssni)): for an indistinguishable pair whose states
+//!   are not equal, which parts differ (memory, stack, pc value) and under which instruction — 24
+//!   points. SSNI says nothing about a pair of equal states (FuzzChick's `(st, st)` seed), so a
+//!   user who knows the property marks the pairs that can: this is the one label that is not a
+//!   branch of the code, and the README says so.
 //!
 //! These are the branches of the step function and of the property, as edge coverage would see
 //! them, except that a rule outcome is per opcode and per label value, which edge coverage only
@@ -25,7 +30,7 @@ use std::sync::OnceLock;
 
 use typefuzz::feedback::labels::Label as CoverLabel;
 
-use super::machine::{Instr, Label};
+use super::machine::{Instr, Label, State};
 use super::rules::Opcode;
 
 /// Outcomes of a rule, in label order: check failed, then (result, pc).
@@ -59,6 +64,47 @@ fn stuck_labels() -> &'static [CoverLabel] {
     })
 }
 
+fn differ_labels() -> &'static [CoverLabel] {
+    static LABELS: OnceLock<Vec<CoverLabel>> = OnceLock::new();
+    LABELS.get_or_init(|| {
+        let mut labels = Vec::new();
+        for name in INSTR_NAMES {
+            for part in ["mem", "stack", "pc"] {
+                labels.push(leak(format!("ssni: valid pair, {part} differs at {name}")));
+            }
+        }
+        labels
+    })
+}
+
+const INSTR_NAMES: [&str; 8] = [
+    "Nop", "Push", "BCall", "BRet", "Add", "Load", "Store", "Halt",
+];
+
+fn instr_index(instr: Instr) -> usize {
+    match instr {
+        Instr::Nop => 0,
+        Instr::Push(_) => 1,
+        Instr::BCall(_) => 2,
+        Instr::BRet => 3,
+        Instr::Add => 4,
+        Instr::Load => 5,
+        Instr::Store => 6,
+        Instr::Halt => 7,
+    }
+}
+
+/// Records which parts of an indistinguishable pair differ, under the instruction at the pc.
+#[inline]
+pub(crate) fn differing(instr: Instr, a: &State, b: &State) {
+    let parts = [a.mem != b.mem, a.stack != b.stack, a.pc.value != b.pc.value];
+    for (k, differs) in parts.into_iter().enumerate() {
+        if differs {
+            differ_labels()[instr_index(instr) * 3 + k].hit();
+        }
+    }
+}
+
 fn leak(name: String) -> CoverLabel {
     // A few dozen names, created once per process.
     CoverLabel::new(Box::leak(name.into_boxed_str()))
@@ -84,17 +130,7 @@ pub(crate) fn rule(op: Opcode, outcome: Option<(Option<Label>, Label)>) {
 /// Records that `instr` did not step.
 #[inline]
 pub(crate) fn stuck(instr: Instr) {
-    let i = match instr {
-        Instr::Nop => 0,
-        Instr::Push(_) => 1,
-        Instr::BCall(_) => 2,
-        Instr::BRet => 3,
-        Instr::Add => 4,
-        Instr::Load => 5,
-        Instr::Store => 6,
-        Instr::Halt => 7,
-    };
-    stuck_labels()[i].hit();
+    stuck_labels()[instr_index(instr)].hit();
 }
 
 /// SSNI's branches.

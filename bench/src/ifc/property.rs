@@ -30,14 +30,15 @@ use crate::Verdict;
 /// assert_eq!(ssni(&Rules::with_mutant(Some(8)), &s1, &s2), Verdict::Fail);
 /// ```
 pub fn ssni(rules: &Rules, s1: &State, s2: &State) -> Verdict {
-    if s1.instr().is_none() {
+    let Some(instr) = s1.instr() else {
         coverage::ssni(Ssni::NoInstr);
         return Verdict::Discard;
-    }
+    };
     if !indist_state(s1, s2) {
         coverage::ssni(why_distinguishable(s1, s2));
         return Verdict::Discard;
     }
+    coverage::differing(instr, s1, s2);
     match (s1.pc.label, s2.pc.label) {
         (Label::L, Label::L) => {
             coverage::ssni(Ssni::LowLow);

@@ -11,7 +11,8 @@
 //!   `tests/sancov.rs`).
 //!
 //! Flags: `--trials N`, `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
-//! `--strategies a,b,...`, `--seed N`, `--out DIR`.
+//! `--strategies a,b,...`, `--seed N`, `--out DIR`, `--max-size N` (overrides every workload's
+//! typefuzz size bound).
 
 mod report;
 mod stats;
@@ -69,6 +70,7 @@ struct Options {
 const USAGE: &str = "\
 usage: typefuzz-bench <quick|full|throughput|sancov> [--trials N] [--cap SECONDS]
                       [--only ifc|bst|micro]... [--strategies a,b,...] [--seed N] [--out DIR]
+                      [--max-size N]
 strategies: proptest, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
             typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
             typefuzz-sancov, smart-generator";
@@ -122,6 +124,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     .map(|s| Strategy::parse(s.trim()).ok_or(format!("unknown strategy `{s}`")))
                     .collect();
                 options.strategies = Some(parsed?);
+            }
+            "--max-size" => {
+                let n: usize = value()?.parse().map_err(|e| format!("--max-size: {e}"))?;
+                strategy::MAX_SIZE_OVERRIDE.store(n, std::sync::atomic::Ordering::Relaxed);
             }
             "--seed" => options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--out" => options.out = PathBuf::from(value()?),

@@ -286,7 +286,8 @@ mod tests {
             ..Cell::default()
         };
         assert_eq!(cell(vec![Some(0.01), Some(0.05)]).bucket(), 0);
-        assert_eq!(cell(vec![Some(0.01), Some(1.5)]).bucket(), 2);
+        assert_eq!(cell(vec![Some(0.01), Some(1.5)]).bucket(), 1);
+        assert_eq!(cell(vec![Some(3.0), Some(5.0)]).bucket(), 2);
         assert_eq!(cell(vec![Some(0.01), None]).bucket(), 4);
         assert_eq!(cell(vec![Some(0.01), None]).mttf_capped(), 30.005);
         assert_eq!(median(&[3.0, 1.0, 2.0, 10.0]), Some(2.5));

@@ -148,6 +148,9 @@ impl Trial {
     }
 }
 
+/// A property; the flag says whether to record coverage labels.
+pub(crate) type PropertyFn<T> = dyn Fn(&T, bool) -> Verdict + Send + Sync;
+
 /// A property with everything each strategy needs to produce its inputs.
 pub(crate) struct Problem<T> {
     /// typefuzz's generator (the derived one, or FuzzChick's `(st, st)` seed).
@@ -161,8 +164,13 @@ pub(crate) struct Problem<T> {
     /// typefuzz's size bound for this input type.
     pub(crate) max_size: usize,
     /// The property; the flag says whether to record coverage labels.
-    pub(crate) property: Box<dyn Fn(&T, bool) -> Verdict + Send + Sync>,
+    pub(crate) property: Box<PropertyFn<T>>,
 }
+
+/// `--max-size`: overrides every workload's typefuzz size bound when non-zero (for exploring the
+/// workload-side choice; the defaults are the workloads' constants).
+pub(crate) static MAX_SIZE_OVERRIDE: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
 
 /// Runs one trial of `strategy` on `problem`.
 pub(crate) fn run_trial<T>(
@@ -198,7 +206,14 @@ where
         }
         _ => {
             let config = strategy
-                .config(seed, cap, problem.max_size)
+                .config(
+                    seed,
+                    cap,
+                    match MAX_SIZE_OVERRIDE.load(std::sync::atomic::Ordering::Relaxed) {
+                        0 => problem.max_size,
+                        n => n,
+                    },
+                )
                 .expect("typefuzz strategy");
             let smart = problem.smart;
             let generate = problem.generate;

@@ -1,0 +1,83 @@
+//! The runner end to end on a tiny budget: it finds easy bugs, never reports one on the
+//! controls, and writes its report files.
+
+use std::path::PathBuf;
+
+fn run(args: &[&str]) -> i32 {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    typefuzz_bench::runner::run_cli(&args)
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("typefuzz-bench-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn micro_run_writes_every_report_file_and_finds_bad() {
+    let dir = out_dir("micro");
+    let code = run(&[
+        "quick",
+        "--only",
+        "micro",
+        "--strategies",
+        "typefuzz,quickcheck",
+        "--cap",
+        "0.3",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let csv = std::fs::read_to_string(dir.join("trials.csv")).unwrap();
+    // Header plus 5 targets x 2 strategies.
+    assert_eq!(csv.lines().count(), 11, "{csv}");
+    let bad_typefuzz = csv
+        .lines()
+        .find(|l| l.starts_with("micro,bad!,false,typefuzz,"))
+        .expect("a typefuzz row for bad!");
+    assert!(
+        bad_typefuzz.contains(",true,"),
+        "labels guide typefuzz to bad!: {bad_typefuzz}"
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("## micro: per task"));
+    let chart = std::fs::read_to_string(dir.join("micro_buckets.svg")).unwrap();
+    assert!(chart.starts_with("<svg") || chart.contains("<svg"));
+}
+
+#[test]
+fn ifc_controls_stay_silent_and_an_easy_mutant_is_found() {
+    let dir = out_dir("ifc");
+    let code = run(&[
+        "quick",
+        "--only",
+        "ifc",
+        "--strategies",
+        "typefuzz",
+        "--cap",
+        "0.2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "the correct machine must not fail");
+    let csv = std::fs::read_to_string(dir.join("trials.csv")).unwrap();
+    let row = |task: &str| {
+        csv.lines()
+            .find(|l| l.starts_with(&format!("IFC,{task},")))
+            .unwrap_or_else(|| panic!("no row for {task}"))
+            .to_string()
+    };
+    assert!(row("correct").contains(",typefuzz,0,") && row("correct").contains(",false,"));
+    // Push pc -> ⊥ is found in well under a millisecond by every strategy with feedback.
+    assert!(row("7").contains(",true,"), "{}", row("7"));
+    assert!(dir.join("ifc_time_to_failure.svg").exists());
+}
+
+#[test]
+fn usage_errors_are_reported() {
+    assert_eq!(run(&["fast"]), 2);
+    assert_eq!(run(&["quick", "--strategies", "afl"]), 2);
+    assert_eq!(run(&["quick", "--trials", "0"]), 2);
+}

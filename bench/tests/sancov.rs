@@ -1,0 +1,26 @@
+//! The SanitizerCoverage line of the benchmark. Code coverage needs an instrumented build, which
+//! `cargo typefuzz` makes for tests only, so this line runs as an ignored test:
+//!
+//! ```text
+//! cargo run -p cargo-typefuzz -- typefuzz test --release -p typefuzz-bench --test sancov \
+//!     -- --ignored --nocapture --test-threads=1
+//! ```
+//!
+//! It runs the `sancov` mode (typefuzz with coverage as the only feedback, next to the default
+//! with labels) on the IFC machine and the micro targets and writes `bench/results/sancov/`.
+//! Under a plain `cargo test -- --ignored` the build is not instrumented and the sancov line has
+//! no feedback at all; the report's `coverage_points` column (0) shows it.
+
+#[test]
+#[ignore = "needs `cargo typefuzz test` for an instrumented build; see the file's docs"]
+fn sancov_line() {
+    let args: Vec<String> = ["sancov", "--only", "ifc", "--only", "micro"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(
+        typefuzz_bench::runner::run_cli(&args),
+        0,
+        "a control reported a failure"
+    );
+}
