@@ -102,7 +102,6 @@ fn plain_proptest_misses_it() {
 }
 
 #[test]
-#[ignore = "not yet found: without coverage instrumentation the valid-size target keeps only a few seeds (see the adapters report)"]
 fn typefuzz_finds_and_shrinks_it() {
     let mut config = ProptestConfig::default();
     config.rng_seed = RngSeed::Fixed(1);

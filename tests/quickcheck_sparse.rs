@@ -97,7 +97,6 @@ fn plain_quickcheck_misses_it() {
 }
 
 #[test]
-#[ignore = "not yet found: without coverage instrumentation the valid-size target keeps only a few seeds (see the adapters report)"]
 fn typefuzz_finds_and_shrinks_it() {
     let report = typefuzz::quickcheck::QuickCheck::new()
         .seed(1)

@@ -50,6 +50,12 @@ pub struct FeedbackSources {
     pub targets: bool,
     /// `assume!` closeness-to-true scores.
     pub assume: bool,
+    /// Size classes of valid inputs: once the property has discarded an input (it has a
+    /// precondition), a valid input whose encoding falls in a length class (exact below 64
+    /// bytes, quarter-octaves above) where no valid input was seen before is kept.
+    /// Needs no instrumentation and no annotation, so a plain `prop_assume!`/`TestResult::discard`
+    /// test still climbs from small valid inputs to bigger ones.
+    pub valid_sizes: bool,
 }
 
 impl Default for FeedbackSources {
@@ -59,6 +65,7 @@ impl Default for FeedbackSources {
             labels: true,
             targets: true,
             assume: true,
+            valid_sizes: true,
         }
     }
 }
@@ -75,6 +82,7 @@ impl FeedbackSources {
             labels: false,
             targets: false,
             assume: false,
+            valid_sizes: false,
         }
     }
 }
@@ -91,7 +99,10 @@ impl FeedbackSources {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Config {
-    /// Stop after this many non-discarded tests. Default 256 (proptest's). `TYPEFUZZ_CASES`.
+    /// Stop after this many non-discarded tests. Default 10,000: a coverage-guided search needs
+    /// more tests than a random tester to climb (tens of milliseconds for a cheap property in an
+    /// optimized test build); the proptest and quickcheck drop-ins use the larger of this and
+    /// their framework's own count. `TYPEFUZZ_CASES`.
     /// When `TYPEFUZZ_TIME` is set and `TYPEFUZZ_CASES` is not, [`Config::from_env`] makes this
     /// unlimited: the time budget alone ends the campaign.
     pub cases: u64,
@@ -147,7 +158,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            cases: 256,
+            cases: 10_000,
             max_discards: Some(65_536),
             max_tests: None,
             time: None,

@@ -201,3 +201,18 @@ pub fn dispose<T: Mutate>(value: T) {
         node.visit_subterms_mut(&mut |subterm| pending.push(take(subterm, &mut cx)));
     }
 }
+
+/// The size fresh fields get when constructor grow adds them: small (at most 3), so a grown
+/// value stays close to its parent — `Leaf(k) -> Node(Leaf, k, Leaf)` rather than a big random
+/// subtree, which would undo what the parent's precondition-satisfying shape achieved.
+pub fn grow_size(cx: &mut Context) -> usize {
+    let limit = cx.size().min(3);
+    cx.below(limit + 1)
+}
+
+/// The size a regenerated value gets: uniform in `0..=size`, so regeneration tries small
+/// replacements as often as large ones.
+pub fn regenerate_size(cx: &mut Context) -> usize {
+    let size = cx.size();
+    cx.below(size + 1)
+}

@@ -267,7 +267,11 @@ where
         }
         let valid = verdict == Verdict::Pass;
         self.count_sites();
-        let novelty = self.feedback.observe();
+        // Size classes of valid inputs only matter for properties with a precondition (some
+        // input was discarded); without one, every input is valid and they would only dilute
+        // the seeds the other sources found.
+        let valid_len = (valid && self.stats.discards > 0).then(|| self.scratch.as_bytes().len());
+        let novelty = self.feedback.observe(valid_len);
         if novelty.is_interesting() {
             self.report_new_coverage(input, pick, novelty, valid);
         } else if let Some(pick) = pick {

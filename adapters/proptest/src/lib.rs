@@ -37,11 +37,12 @@
 //! - **`prop_assume!` discards** (`TestCaseError::Reject`); `prop_assert*!`, `?` on
 //!   `TestCaseError` and panics fail.
 //! - **Feedback.** Under `cargo typefuzz test` the binary is instrumented and coverage guides the
-//!   search; `typefuzz::cover!`, `target!` and `assume!` work in the body too. In addition, the
-//!   drop-in asks the engine to maximize the encoded size of *passing* inputs (target
-//!   `"proptest: valid input size"`), so that, even without instrumentation, valid inputs that are
-//!   bigger than any seen so far become seeds — what makes sparse preconditions reachable.
-//! - **`ProptestConfig`.** `cases` counts non-discarded tests; `max_global_rejects` does not abort
+//!   search; `typefuzz::cover!`, `target!` and `assume!` work in the body too. Even without any
+//!   of them, once `prop_assume!` has rejected an input, valid inputs of a size never seen valid
+//!   before become seeds (the engine's `valid_sizes` feedback), so the search climbs from small
+//!   valid inputs to bigger ones — what makes sparse preconditions reachable.
+//! - **`ProptestConfig`.** `cases` counts non-discarded tests (typefuzz's own default,
+//!   [`Config::cases`], is a floor: the longer budget wins); `max_global_rejects` does not abort
 //!   the run (typefuzz climbs out of discards) but exceeding it is reported; `timeout` is the
 //!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;
 //!   `max_shrink_time`/`max_shrink_iters` bound shrinking; `failure_persistence: None` disables
@@ -138,8 +139,10 @@ pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
         config = config.with_seed(seed);
     }
     let mut config = config.apply_env();
-    // The longer budget wins: TYPEFUZZ_CASES never shortens a test proptest would run longer.
-    config.cases = config.cases.max(cases);
+    // The longer budget wins: neither typefuzz's default nor TYPEFUZZ_CASES shortens a test
+    // proptest would run longer, and a proptest default of 256 cases does not cut typefuzz's
+    // search short.
+    config.cases = config.cases.max(cases).max(Config::default().cases);
     config
 }
 
@@ -215,13 +218,7 @@ where
     typefuzz_engine::check(
         config,
         |cx| draw.draw(cx),
-        |value: &S::Value| {
-            let result = property(value.clone());
-            if result.is_ok() {
-                observe_valid(value);
-            }
-            result
-        },
+        |value: &S::Value| property(value.clone()),
     )
 }
 
@@ -252,22 +249,8 @@ where
     typefuzz_engine::check(
         &config,
         |cx| draw.draw(cx),
-        |value: &S::Value| {
-            let result = property(value.clone());
-            if result.is_ok() {
-                observe_valid(value);
-            }
-            result
-        },
+        |value: &S::Value| property(value.clone()),
     )
-}
-
-/// Tells the engine how big a passing input is: bigger valid inputs than ever before become seeds.
-fn observe_valid<T: Mutate>(value: &T) {
-    typefuzz_engine::target!(
-        "proptest: valid input size",
-        typefuzz_engine::codec::to_bytes(value).len()
-    );
 }
 
 /// The function API: runs `property` like [`run`] and panics with a proptest-style message if it

@@ -35,9 +35,10 @@
 //! - **Shrinking** tries your `Arbitrary::shrink` candidates first, then typefuzz's typed ones, at
 //!   every step.
 //! - **Feedback**: coverage under `cargo typefuzz test`; `typefuzz::cover!`, `target!`, `assume!`
-//!   in the body; and the size of passing inputs (target `"quickcheck: valid input size"`), so
-//!   valid inputs bigger than any before become seeds even without instrumentation.
-//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests,
+//!   in the body; and, once an input was discarded, valid inputs of a size never seen valid
+//!   before become seeds (the engine's `valid_sizes` feedback), even without instrumentation.
+//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, with typefuzz's
+//!   default ([`Config::cases`]) as a floor — the longer budget wins;
 //!   `QUICKCHECK_MAX_TESTS` raises the discard budget, `QUICKCHECK_MIN_TESTS_PASSED` is checked;
 //!   then the `TYPEFUZZ_*` variables apply and the larger case count wins (`TYPEFUZZ_TIME=5m`
 //!   makes a campaign).
@@ -299,7 +300,8 @@ impl QuickCheck {
             config = config.with_name(name.clone());
         }
         let mut config = config.apply_env();
-        config.cases = config.cases.max(self.tests);
+        // The longer budget wins (see the crate docs).
+        config.cases = config.cases.max(self.tests).max(Config::default().cases);
         config
     }
 
@@ -319,13 +321,7 @@ impl QuickCheck {
                 let mut gen = Gen::from_size_and_seed(size, cx.rng().u64(..));
                 Args(P::Args::arbitrary(&mut gen))
             },
-            |args: &Args<P::Args>| {
-                let result = property.call(args.0.clone());
-                if !result.is_failure() {
-                    observe_valid(args);
-                }
-                result
-            },
+            |args: &Args<P::Args>| property.call(args.0.clone()),
         )
     }
 
@@ -363,14 +359,6 @@ impl QuickCheck {
         }
         stats
     }
-}
-
-/// Tells the engine how big a passing input is: bigger valid inputs than ever before become seeds.
-fn observe_valid<T: Mutate>(value: &T) {
-    typefuzz_engine::target!(
-        "quickcheck: valid input size",
-        typefuzz_engine::codec::to_bytes(value).len()
-    );
 }
 
 /// quickcheck's `quickcheck(f)`: `QuickCheck::new().quickcheck(f)`, on typefuzz.

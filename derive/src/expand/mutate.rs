@@ -119,7 +119,8 @@ pub fn expand(container: &Container) -> TokenStream {
         quote! {
             ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
                 __cx.record(::typefuzz::Operator::Regenerate);
-                let __fresh = <Self as ::typefuzz::Mutate>::generate(__cx);
+                let __size = ::typefuzz::__private::regenerate_size(__cx);
+                let __fresh: Self = __cx.generate_sized(__size);
                 ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
             }
         }
@@ -171,7 +172,7 @@ fn transition(container: &Container) -> TokenStream {
         }
     }
     quote! {
-        let __size = __cx.size();
+        let __size = ::typefuzz::__private::grow_size(__cx);
         let __new: Self = match (&mut *__this, __to) {
             #(#arms)*
             _ => return,

@@ -27,6 +27,8 @@ pub(crate) struct Novelty {
     pub(crate) targets: u32,
     /// `assume!` sites whose best score rose.
     pub(crate) assumes: u32,
+    /// A valid input in a size class never seen valid before.
+    pub(crate) valid_sizes: u32,
 }
 
 impl Novelty {
@@ -36,7 +38,7 @@ impl Novelty {
     }
 
     pub(crate) fn total(&self) -> u32 {
-        self.coverage + self.labels + self.targets + self.assumes
+        self.coverage + self.labels + self.targets + self.assumes + self.valid_sizes
     }
 }
 
@@ -57,6 +59,8 @@ pub(crate) struct Feedback {
     pub(crate) label_hits: Vec<u64>,
     /// The features the last run discovered (at most [`MAX_SEED_FEATURES`]).
     discovered: Vec<Feature>,
+    /// Size classes (see [`size_class`]) in which a valid input was seen, one bit each.
+    valid_sizes_seen: [u64; 4],
 }
 
 impl Feedback {
@@ -82,6 +86,7 @@ impl Feedback {
             counter_hits: vec![0; counters],
             label_hits: Vec::new(),
             discovered: Vec::new(),
+            valid_sizes_seen: [0; 4],
         }
     }
 
@@ -115,14 +120,26 @@ impl Feedback {
     }
 
     /// The update f: folds the last run's observation into the state and says what was new.
-    pub(crate) fn observe(&mut self) -> Novelty {
+    /// `valid_len` is the encoded length of the input when the run was valid and the property
+    /// has a precondition (see [`FeedbackSources::valid_sizes`]).
+    pub(crate) fn observe(&mut self, valid_len: Option<usize>) -> Novelty {
         let mut novelty = Novelty::default();
         self.discovered.clear();
         if self.sources.coverage {
             novelty.coverage = self.observe_coverage();
         }
         with_last_run(|run| self.observe_recorded(run, &mut novelty));
-        if novelty.targets + novelty.assumes > 0 && self.discovered.len() < MAX_SEED_FEATURES {
+        if let (true, Some(len)) = (self.sources.valid_sizes, valid_len) {
+            let class = size_class(len) as usize;
+            let (word, bit) = (&mut self.valid_sizes_seen[class / 64], 1u64 << (class % 64));
+            if *word & bit == 0 {
+                *word |= bit;
+                novelty.valid_sizes = 1;
+            }
+        }
+        if novelty.targets + novelty.assumes + novelty.valid_sizes > 0
+            && self.discovered.len() < MAX_SEED_FEATURES
+        {
             self.discovered.push(Feature::Score);
         }
         novelty
@@ -195,6 +212,19 @@ impl Feedback {
     }
 }
 
+/// The size class of an encoding of `len` bytes: exact below 64, then quarter-octaves (64-79,
+/// 80-95, 96-111, 112-127, 128-159, ...), at most 255. Small inputs are told apart byte by byte,
+/// where one more node matters; big ones by magnitude, so the number of classes (and of seeds)
+/// stays small.
+pub(crate) fn size_class(len: usize) -> u32 {
+    if len < 64 {
+        return len as u32;
+    }
+    let octave = usize::BITS - 1 - len.leading_zeros(); // >= 6
+    let quarter = ((len >> (octave - 2)) & 3) as u32;
+    (64 + 4 * (octave - 6) + quarter).min(255)
+}
+
 /// Raises `best[id]` to `value` if `value` is higher (or the first value seen); says whether it did.
 fn raise(best: &mut Vec<f64>, id: u32, value: f64) -> bool {
     let index = id as usize;
@@ -206,5 +236,26 @@ fn raise(best: &mut Vec<f64>, id: u32, value: f64) -> bool {
         true
     } else {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_class;
+
+    #[test]
+    fn size_classes_are_exact_then_half_octaves() {
+        assert_eq!(
+            (0..64).map(size_class).collect::<Vec<_>>(),
+            (0..64).collect::<Vec<_>>()
+        );
+        assert_eq!(size_class(64), 64);
+        assert_eq!(size_class(79), 64);
+        assert_eq!(size_class(80), 65);
+        assert_eq!(size_class(127), 67);
+        assert_eq!(size_class(128), 68);
+        assert_eq!(size_class(usize::MAX), 255);
+        let classes: Vec<u32> = (0..100_000).map(size_class).collect();
+        assert!(classes.windows(2).all(|w| w[0] <= w[1]), "monotone");
     }
 }
