@@ -22,6 +22,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# libFuzzer requires corpus directories to exist.
+mkdir -p "$work/ev" "$work/ev-fork" "$work/lf-corpus" "$work/engine-corpus"
 fuzz() { cargo $toolchain fuzz "$@"; }
 fail() { echo "fuzz/ci.sh: FAIL: $*" >&2; exit 1; }
 
