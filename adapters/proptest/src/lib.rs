@@ -30,10 +30,13 @@
 //!   random state, so a run is a function of its seed (`TYPEFUZZ_SEED`).
 //! - **Mutation is typed.** The argument tuple is the value typefuzz mutates and shrinks, so every
 //!   argument type must implement [`Mutate`] (`#[derive(Mutate)]` for your own types). Mutants are
-//!   values of the argument *types*, not necessarily of the *strategies*: a mutant of
-//!   `x in 1..10u8` may be `0` or `200`. A property that is only true on the strategy's domain
-//!   must say so with `prop_assume!` (as FuzzChick's properties do with `==>`), or it reports a
-//!   failure proptest could not produce.
+//!   values of the argument *types*, not necessarily of the *strategies*. The macro projects
+//!   each argument back into its strategy's domain when the strategy is a numeric range
+//!   (`x in 1..10u8` stays in `1..10`), a float class (`any::<f64>()` has no NaN) or `Just(v)`;
+//!   see [`domain`]. Every other strategy (`prop_map`, regexes, filters, collection sizes) is a
+//!   source of seeds only: a property that only holds on such a strategy's image must say so
+//!   with `prop_assume!` (as FuzzChick's properties do with `==>`), or it reports a failure
+//!   proptest could not produce.
 //! - **`prop_assume!` discards** (`TestCaseError::Reject`); `prop_assert*!`, `?` on
 //!   `TestCaseError` and panics fail.
 //! - **Feedback.** Under `cargo typefuzz test` the binary is instrumented and coverage guides the
@@ -84,6 +87,8 @@
 #![deny(missing_docs)]
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
+
+pub mod domain;
 
 use std::fmt::{Debug, Write as _};
 use std::time::Duration;
@@ -148,14 +153,16 @@ pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
 
 /// Draws fresh inputs from a strategy with a `TestRunner` reseeded from the engine's random
 /// state, so that generation is a function of the run's seed.
-struct Draw<S> {
-    strategy: S,
+///
+/// The strategy itself is not held here, so that the generator (which needs the runner
+/// mutably) and the property (which projects inputs with the strategy) can share it.
+struct Draw {
     runner: TestRunner,
     config: ProptestConfig,
 }
 
-impl<S: Strategy> Draw<S> {
-    fn new(strategy: S, proptest: &ProptestConfig) -> Self {
+impl Draw {
+    fn new(proptest: &ProptestConfig) -> Self {
         let mut config = proptest.clone();
         // The generation runner never persists anything: typefuzz owns the regression file.
         config.failure_persistence = None;
@@ -163,19 +170,15 @@ impl<S: Strategy> Draw<S> {
             config.clone(),
             TestRng::deterministic_rng(RngAlgorithm::XorShift),
         );
-        Draw {
-            strategy,
-            runner,
-            config,
-        }
+        Draw { runner, config }
     }
 
-    fn draw(&mut self, cx: &mut Context) -> S::Value {
+    fn draw<S: Strategy>(&mut self, strategy: &S, cx: &mut Context) -> S::Value {
         let mut reason = None;
         for _ in 0..4 {
             let seed = cx.rng().u128(..).to_le_bytes();
             *self.runner.rng() = TestRng::from_seed(RngAlgorithm::XorShift, &seed);
-            match self.strategy.new_tree(&mut self.runner) {
+            match strategy.new_tree(&mut self.runner) {
                 Ok(tree) => return tree.current(),
                 // A filtering strategy gave up (its local rejects count over the whole runner):
                 // start a fresh runner and try again.
@@ -195,6 +198,38 @@ impl<S: Strategy> Draw<S> {
     }
 }
 
+/// Runs the engine on `strategy`'s values and their mutants, each input passed through
+/// `project` (the strategy's domain, see [`domain`]) before the property sees it; the reported
+/// inputs are projected too, so they are the values the property failed on.
+fn run_projected<S, F>(
+    config: &Config,
+    proptest: &ProptestConfig,
+    strategy: &S,
+    project: impl Fn(&mut S::Value),
+    mut property: F,
+) -> Report<S::Value>
+where
+    S: Strategy,
+    S::Value: Mutate + Debug,
+    F: FnMut(S::Value) -> Result<(), TestCaseError>,
+{
+    let mut draw = Draw::new(proptest);
+    let mut report = typefuzz_engine::check(
+        config,
+        |cx| draw.draw(strategy, cx),
+        |value: &S::Value| {
+            let mut value = value.clone();
+            project(&mut value);
+            property(value)
+        },
+    );
+    if let Some(failure) = &mut report.failure {
+        project(&mut failure.minimal);
+        project(&mut failure.original);
+    }
+    report
+}
+
 /// Runs `property` under the engine with `config` (already translated, see
 /// [`typefuzz_config`]) and returns the report, without panicking.
 ///
@@ -208,17 +243,18 @@ impl<S: Strategy> Draw<S> {
 /// let failure = report.failure.expect("some x >= 900");
 /// assert_eq!(failure.minimal, 900);
 /// ```
-pub fn run_with<S, F>(config: &Config, strategy: S, mut property: F) -> Report<S::Value>
+pub fn run_with<S, F>(config: &Config, strategy: S, property: F) -> Report<S::Value>
 where
     S: Strategy,
     S::Value: Mutate + Debug,
     F: FnMut(S::Value) -> Result<(), TestCaseError>,
 {
-    let mut draw = Draw::new(strategy, &ProptestConfig::default());
-    typefuzz_engine::check(
+    run_projected(
         config,
-        |cx| draw.draw(cx),
-        |value: &S::Value| property(value.clone()),
+        &ProptestConfig::default(),
+        &strategy,
+        |_| {},
+        property,
     )
 }
 
@@ -238,18 +274,54 @@ where
 /// let failure = report.failure.expect("255 is a u8");
 /// assert_eq!(failure.minimal, (255, true));
 /// ```
-pub fn run<S, F>(strategy: S, proptest: &ProptestConfig, mut property: F) -> Report<S::Value>
+pub fn run<S, F>(strategy: S, proptest: &ProptestConfig, property: F) -> Report<S::Value>
 where
     S: Strategy,
     S::Value: Mutate + Debug,
     F: FnMut(S::Value) -> Result<(), TestCaseError>,
 {
     let config = typefuzz_config(proptest);
-    let mut draw = Draw::new(strategy, proptest);
-    typefuzz_engine::check(
+    run_projected(&config, proptest, &strategy, |_| {}, property)
+}
+
+/// [`run`] with an explicit [`Domain`](domain::Domain): every input is projected into `domain`
+/// before the property sees it, as the macro does for range strategies (the function API cannot
+/// see a generic strategy's type, so it does not project on its own).
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::Config as ProptestConfig;
+/// use typefuzz_proptest::domain::IntRange;
+/// let report = typefuzz_proptest::run_in(
+///     (1..10u8, 0..100u32),
+///     (IntRange::from(1..10u8), IntRange::from(0..100u32)),
+///     &ProptestConfig::with_cases(1000),
+///     |(x, y)| {
+///         prop_assert!((1..10).contains(&x) && y < 100);
+///         Ok(())
+///     },
+/// );
+/// assert!(report.passed());
+/// ```
+pub fn run_in<S, D, F>(
+    strategy: S,
+    domain: D,
+    proptest: &ProptestConfig,
+    property: F,
+) -> Report<S::Value>
+where
+    S: Strategy,
+    S::Value: Mutate + Debug,
+    D: domain::Domain<S::Value>,
+    F: FnMut(S::Value) -> Result<(), TestCaseError>,
+{
+    let config = typefuzz_config(proptest);
+    run_projected(
         &config,
-        |cx| draw.draw(cx),
-        |value: &S::Value| property(value.clone()),
+        proptest,
+        &strategy,
+        |value| domain.project(value),
+        property,
     )
 }
 
@@ -496,14 +568,26 @@ pub mod __private {
         }
     }
 
-    /// One `proptest!` test: run, then panic with named arguments on failure.
+    pub use crate::domain::probe::{Fallback, Known, Probe};
+    pub use crate::domain::Arg;
+    use crate::domain::ProjectArgs;
+
+    /// One `proptest!` test: run with each argument projected into its strategy's domain, then
+    /// panic with named arguments on failure.
     pub fn run_test<S, F>(strategy: S, proptest: ProptestConfig, names: &[&str], property: F)
     where
-        S: Strategy,
+        S: ProjectArgs,
         S::Value: Mutate + Debug + NamedArgs,
         F: FnMut(S::Value) -> Result<(), TestCaseError>,
     {
-        let report = run(strategy, &proptest, property);
+        let config = typefuzz_config(&proptest);
+        let report = run_projected(
+            &config,
+            &proptest,
+            &strategy,
+            |value| strategy.project_args(value),
+            property,
+        );
         conclude(report, &proptest, &|value: &S::Value| value.named(names));
     }
 }
@@ -606,7 +690,15 @@ macro_rules! proptest {
 macro_rules! __proptest_args {
     (@norm $config:ident [$($mod:tt)*] [$([$p:pat] [$s:expr])*] $body:expr;) => {
         $crate::__private::run_test(
-            ($($s,)*),
+            ($({
+                let strategy = $s;
+                let domain = {
+                    #[allow(unused_imports)]
+                    use $crate::__private::{Fallback as _, Known as _};
+                    (&$crate::__private::Probe(&strategy)).__typefuzz_domain()
+                };
+                $crate::__private::Arg { strategy, domain }
+            },)*),
             $config,
             &[$(::core::stringify!($p)),*],
             $($mod)* |($($p,)*)| -> ::core::result::Result<(), $crate::__private::TestCaseError> {
