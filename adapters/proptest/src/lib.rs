@@ -551,19 +551,15 @@ pub mod __private {
 
     use super::*;
 
-    /// Accepts a configuration by value or by reference, as proptest's closure form does.
+    /// Accepts a configuration by value or by reference without moving it, as proptest's
+    /// closure form does (`proptest!(conf, ...)` twice in a row compiles): called with method
+    /// syntax, so `conf` and `&conf` both autoref to `&ProptestConfig`.
     pub trait ToOwnedConfig {
-        fn to_owned_config(self) -> ProptestConfig;
+        fn to_owned_config(&self) -> ProptestConfig;
     }
 
     impl ToOwnedConfig for ProptestConfig {
-        fn to_owned_config(self) -> ProptestConfig {
-            self
-        }
-    }
-
-    impl ToOwnedConfig for &ProptestConfig {
-        fn to_owned_config(self) -> ProptestConfig {
+        fn to_owned_config(&self) -> ProptestConfig {
             self.clone()
         }
     }
@@ -640,7 +636,7 @@ macro_rules! proptest {
             $(#[$meta])*
             fn $test_name() {
                 let mut config = $crate::__private::contextualize_config(
-                    $crate::__private::ToOwnedConfig::to_owned_config(&$config));
+                    { use $crate::__private::ToOwnedConfig as _; (&$config).to_owned_config() });
                 config.test_name = ::core::option::Option::Some(
                     ::core::concat!(::core::module_path!(), "::", ::core::stringify!($test_name)));
                 config.source_file = ::core::option::Option::Some(::core::file!());
@@ -665,7 +661,7 @@ macro_rules! proptest {
     };
     ($config:expr, |($($arg:tt)+)| $body:expr) => {{
         let mut config = $crate::__private::contextualize_config(
-            $crate::__private::ToOwnedConfig::to_owned_config($config));
+            { use $crate::__private::ToOwnedConfig as _; ($config).to_owned_config() });
         if config.test_name.is_none() {
             config.test_name = ::core::option::Option::Some(
                 ::core::concat!(::core::module_path!(), "::line", ::core::line!()));
@@ -674,7 +670,7 @@ macro_rules! proptest {
     }};
     ($config:expr, move |($($arg:tt)+)| $body:expr) => {{
         let mut config = $crate::__private::contextualize_config(
-            $crate::__private::ToOwnedConfig::to_owned_config($config));
+            { use $crate::__private::ToOwnedConfig as _; ($config).to_owned_config() });
         if config.test_name.is_none() {
             config.test_name = ::core::option::Option::Some(
                 ::core::concat!(::core::module_path!(), "::line", ::core::line!()));
