@@ -257,6 +257,29 @@ impl QuickCheck {
         self
     }
 
+    /// quickcheck's `rng(Gen)`: takes the `Gen`'s size for `Arbitrary` (its random state is not
+    /// readable, so the run's seed stays typefuzz's: [`seed`](QuickCheck::seed)).
+    ///
+    /// ```
+    /// fn any_u8(_: u8) -> bool { true }
+    /// typefuzz_quickcheck::QuickCheck::new().rng(quickcheck::Gen::new(1024))
+    ///     .quickcheck(any_u8 as fn(u8) -> bool);
+    /// ```
+    pub fn rng(self, gen: Gen) -> Self {
+        self.size(gen.size())
+    }
+
+    /// quickcheck's older name for [`rng`](QuickCheck::rng) (`QuickCheck::new().gen(Gen::new(n))`).
+    ///
+    /// ```
+    /// fn any_i8(_: i8) -> bool { true }
+    /// typefuzz_quickcheck::QuickCheck::new().gen(quickcheck::Gen::new(1024))
+    ///     .quickcheck(any_i8 as fn(i8) -> bool);
+    /// ```
+    pub fn gen(self, gen: Gen) -> Self {
+        self.rng(gen)
+    }
+
     /// The run's seed (`TYPEFUZZ_SEED` still wins).
     ///
     /// ```
