@@ -73,7 +73,9 @@ echo "== one property, two harnesses"
 ENUM_VECTOR_BUG=0 fuzz run -s "$sanitizer" enum_vector "$work/lf-corpus" -- \
     -max_total_time=10 -seed=3 > "$work/lf.log" 2>&1 || fail "cargo fuzz run (bug off): $(tail -5 "$work/lf.log")"
 # engine -> libFuzzer: a corpus written by typefuzz::check, loaded by libFuzzer.
-CARGO_TARGET_DIR=target/tests LIBFUZZER_CORPUS="$work/lf-corpus" ENGINE_CORPUS="$work/engine-corpus" \
+# `cargo test` also links the fuzz-target binaries; `--cfg fuzzing` (as under cargo-fuzz) makes the
+# engine leave the SanitizerCoverage hooks to libFuzzer, else both define them and linking fails.
+RUSTFLAGS="--cfg fuzzing" CARGO_TARGET_DIR=target/tests LIBFUZZER_CORPUS="$work/lf-corpus" ENGINE_CORPUS="$work/engine-corpus" \
     cargo test --release --test two_harnesses -- --ignored --test-threads=1
 files=$(find "$work/engine-corpus" -type f | wc -l)
 ENUM_VECTOR_BUG=0 fuzz run -s "$sanitizer" enum_vector "$work/engine-corpus" -- -runs=0 \
