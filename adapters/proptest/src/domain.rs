@@ -135,7 +135,7 @@ pub struct FloatRange<T> {
 ///
 /// ```
 /// use typefuzz_proptest::domain::{Domain, FloatClasses};
-/// let d = FloatClasses::of(&proptest::num::f64::ANY);
+/// let d = FloatClasses::of(&proptest::prelude::any::<f64>());
 /// let mut x = f64::NAN;
 /// d.project(&mut x);
 /// assert_eq!(x, 0.0);

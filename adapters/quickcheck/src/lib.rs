@@ -129,9 +129,15 @@ pub trait Property: 'static {
     fn call(&self, args: Self::Args) -> TestResult;
 }
 
-/// A `Gen` only for converting results; `Testable` impls of plain results never draw from it.
-fn result_gen() -> Gen {
-    Gen::new(1)
+thread_local! {
+    /// A `Gen` only for converting results; `Testable` impls of plain results never draw from
+    /// it. One per thread: `Gen::new` seeds from the OS, far too slow to do per test.
+    static RESULT_GEN: std::cell::RefCell<Gen> = std::cell::RefCell::new(Gen::new(1));
+}
+
+/// Converts a property's result as quickcheck does.
+fn to_result(r: &impl Testable) -> TestResult {
+    RESULT_GEN.with(|gen| r.result(&mut gen.borrow_mut()))
 }
 
 macro_rules! property_fn {
@@ -140,7 +146,7 @@ macro_rules! property_fn {
             type Args = ($($name,)*);
             #[allow(non_snake_case)]
             fn call(&self, ($($name,)*): Self::Args) -> TestResult {
-                (self)($($name),*).result(&mut result_gen())
+                to_result(&(self)($($name),*))
             }
         }
     };
@@ -338,11 +344,17 @@ impl QuickCheck {
     /// ```
     pub fn quicktest<P: Property>(&self, property: P) -> Report<Args<P::Args>> {
         let size = self.size;
+        // One `Gen` per run, seeded from the engine's random state on the first draw: building a
+        // `Gen` seeds a cryptographic RNG, too slow to do per test (it made the drop-in 4x
+        // slower than plain quickcheck). Draws happen in a fixed order, so generation is still a
+        // function of the run's seed.
+        let mut gen: Option<Gen> = None;
         typefuzz_engine::check(
             &self.config(),
             |cx| {
-                let mut gen = Gen::from_size_and_seed(size, cx.rng().u64(..));
-                Args(P::Args::arbitrary(&mut gen))
+                let gen =
+                    gen.get_or_insert_with(|| Gen::from_size_and_seed(size, cx.rng().u64(..)));
+                Args(P::Args::arbitrary(gen))
             },
             |args: &Args<P::Args>| property.call(args.0.clone()),
         )
