@@ -21,7 +21,7 @@ use crate::shrink;
 use crate::stats::{StatusLine, UniqueCounter};
 use crate::{
     AssumeStats, Config, Context, Failure, FailureKind, IntoOutcome, LabelStats, Mutate, Operator,
-    Report, Stats, StopReason,
+    Report, Schedule, Stats, StopReason,
 };
 
 /// Runs `property` on inputs from `generate` and their mutants until the budget of `config` is
@@ -63,6 +63,11 @@ where
     Fuzzer::new(config, generate, property).run()
 }
 
+/// Tests without an interesting find before the default schedule's first restart.
+const FIRST_RESTART_AFTER: u64 = 50_000;
+/// Longest stagnation the default schedule tolerates, however many restarts came before.
+const MAX_RESTART_AFTER: u64 = 10_000_000;
+
 /// A failing test, before shrinking.
 struct Failed<T> {
     input: T,
@@ -85,6 +90,10 @@ struct Fuzzer<'c, T, G, P, R> {
     site_counts: Vec<(u64, u64)>,
     operators_kept: [u64; Operator::COUNT],
     unique: UniqueCounter,
+    /// Tests at the last interesting find (or restart), and the stagnation that triggers the next
+    /// restart of the default schedule.
+    last_progress: u64,
+    restart_after: u64,
     /// Reused for encoding valid inputs (unique counting), so the hot path does not allocate.
     scratch: codec::Encoder,
     /// Operators applied to build the current test.
@@ -137,6 +146,8 @@ where
             operators_kept: [0; Operator::COUNT],
             unique: UniqueCounter::new(),
             scratch: codec::Encoder::new(),
+            last_progress: 0,
+            restart_after: FIRST_RESTART_AFTER,
             applied: Vec::new(),
             disk: config.corpus.as_deref().map(DiskCorpus::new),
             regressions: regression_path.as_deref().map(RegressionFile::load),
@@ -163,6 +174,9 @@ where
             }
             if let Some(failed) = self.fuzz_one() {
                 return self.report_failure(failed);
+            }
+            if self.stagnated() {
+                self.restart();
             }
             self.refresh_queue_stats();
             self.status.tick(&self.stats);
@@ -202,6 +216,26 @@ where
             }
         }
         None
+    }
+
+    /// Whether the default schedule has gone `restart_after` tests without anything new.
+    fn stagnated(&self) -> bool {
+        self.config.schedule == Schedule::Default
+            && self.stats.tests - self.last_progress > self.restart_after
+    }
+
+    /// Starts the search over: empty queues, a fresh schedule and an empty feedback state, so
+    /// that seeds are judged anew. Searches that find a sparse bug tend to find it early or to
+    /// sink into a region where nothing new happens; independent restarts with growing epochs
+    /// (each 1.5x the last) turn that all-or-nothing behaviour into a steady chance per epoch.
+    /// Statistics stay cumulative.
+    fn restart(&mut self) {
+        self.queues = Queues::new(self.config.max_queue);
+        self.scheduler = Scheduler::new(self.config.schedule);
+        self.feedback = Feedback::new(self.config.feedback);
+        self.stats.restarts += 1;
+        self.last_progress = self.stats.tests;
+        self.restart_after = (self.restart_after.saturating_mul(3) / 2).min(MAX_RESTART_AFTER);
     }
 
     /// One test: ask the schedule what to run, build the input, run it.
@@ -283,6 +317,7 @@ where
     /// Keeps an interesting input: in memory (valid or discarded queue) and in the corpus
     /// directory; rewards the seed it came from.
     fn report_new_coverage(&mut self, input: T, pick: Option<Pick>, novelty: Novelty, valid: bool) {
+        self.last_progress = self.stats.tests;
         let lineage = self.lineage(pick);
         let depth = match pick {
             Some(Pick::Mutate { queue, slot, .. }) => self.queues.seed(queue, slot).depth + 1,

@@ -128,6 +128,8 @@ pub struct Stats {
     pub tests_per_second: f64,
     /// Why the run stopped.
     pub stop: StopReason,
+    /// How often the default schedule started its search over after a long stagnation.
+    pub restarts: u64,
 }
 
 impl Stats {
