@@ -17,6 +17,9 @@ pub struct Candidates {
     pub drop: usize,
     /// Variants reachable by constructor grow.
     pub grow: usize,
+    /// Whether regenerating the whole value is a candidate (enums: a restart of the subterm;
+    /// structs: redundant with mutating their fields).
+    pub regenerate: bool,
 }
 
 /// The chosen mutation: a family and the index of the candidate within it.
@@ -53,7 +56,7 @@ pub fn choose(cx: &mut Context, mut candidates: Candidates) -> Option<Choice> {
     if ops.faithful {
         let total = recursive + subterm + drop + grow;
         if total == 0 {
-            return (ops.regenerate > 0).then_some(Choice::Regenerate);
+            return (candidates.regenerate && ops.regenerate > 0).then_some(Choice::Regenerate);
         }
         let mut ticket = cx.below(total);
         for (count, make) in [
@@ -75,7 +78,11 @@ pub fn choose(cx: &mut Context, mut candidates: Candidates) -> Option<Choice> {
         weight(ops.subterm, subterm),
         weight(ops.drop, drop),
         weight(ops.grow, grow),
-        ops.regenerate,
+        if candidates.regenerate {
+            ops.regenerate
+        } else {
+            0
+        },
     ])?;
     Some(match family {
         0 => Choice::Recursive(cx.below(recursive)),

@@ -96,6 +96,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 subterm: #subterms,
                 drop: __drop.len(),
                 grow: __grow.len(),
+                regenerate: true,
             };
             let __transition = |__this: &mut Self, __to: ::core::primitive::usize, __cx: &mut ::typefuzz::Context| {
                 #transition
@@ -110,6 +111,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 subterm: #subterms,
                 drop: 0,
                 grow: 0,
+                regenerate: false,
             };
             let __transition = |__this: &mut Self, __to: ::core::primitive::usize, __cx: &mut ::typefuzz::Context| {};
         }
@@ -125,6 +127,7 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     } else {
+        // Not a candidate for structs (`regenerate: false` above).
         quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
     };
 
