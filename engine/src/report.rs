@@ -107,6 +107,75 @@ pub struct Failure<T> {
     pub discards: u64,
 }
 
+impl<T> Failure<T> {
+    /// The typefuzz part of a failure report, for adapters that open with the headline their
+    /// framework's users know: the run's statistics, the original input (formatted by the caller,
+    /// e.g. with argument names), shrinking, the operators that produced the input, `notes`
+    /// (adapter-specific lines), the seed that replays the run and where the input was saved.
+    ///
+    /// ```
+    /// use typefuzz::{check, Config};
+    /// let report = check(&Config::default().with_seed(2), |cx| cx.generate::<u8>(), |x| *x < 100);
+    /// let failure = report.failure.as_ref().expect("fails");
+    /// let details = failure.details(&report.stats, "x = 200", &["shrinking tries yours first"]);
+    /// assert!(details.contains("original failing input: x = 200"));
+    /// assert!(details.contains("shrinking tries yours first"));
+    /// assert!(details.contains(&format!("TYPEFUZZ_SEED={}", failure.seed)));
+    /// ```
+    pub fn details(&self, stats: &Stats, original: &str, notes: &[&str]) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let name = self
+            .name
+            .as_deref()
+            .map(|n| format!(" `{n}`"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "typefuzz: property{name} failed ({}) after {} tests ({} discarded, {} generated, {} \
+             mutated, {} regressions replayed) in {:.2?}; {} seeds kept, {} coverage points",
+            self.kind,
+            self.tests,
+            self.discards,
+            stats.generated,
+            stats.mutated,
+            stats.regressions_replayed,
+            stats.elapsed,
+            stats.seeds_found,
+            stats.coverage_points,
+        );
+        let _ = writeln!(out, "original failing input: {original}");
+        let _ = writeln!(
+            out,
+            "shrunk in {} steps ({} candidates tried)",
+            self.shrink_steps, self.shrink_candidates
+        );
+        if let Some(note) = &self.shrink_note {
+            let _ = writeln!(out, "note: {note}");
+        }
+        if !self.operators.is_empty() {
+            let ops: Vec<&str> = self.operators.iter().map(|op| op.name()).collect();
+            let _ = writeln!(out, "produced by: generate, then {}", ops.join(" > "));
+        }
+        for note in notes {
+            let _ = writeln!(out, "{note}");
+        }
+        let _ = writeln!(out, "replay this run: TYPEFUZZ_SEED={}", self.seed);
+        let _ = match &self.regression_file {
+            Some(path) => write!(
+                out,
+                "saved to {} (replayed first on the next run)",
+                path.display()
+            ),
+            None => write!(
+                out,
+                "not saved: the property has no name and no regression file"
+            ),
+        };
+        out
+    }
+}
+
 impl<T: Debug> fmt::Display for Failure<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = self

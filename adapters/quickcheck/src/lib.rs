@@ -443,51 +443,12 @@ pub fn failure_message<T>(
             }
         }
     }
-    let name = failure
-        .name
-        .as_deref()
-        .map(|n| format!(" `{n}`"))
-        .unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "typefuzz: property{name} failed ({}) after {} tests ({} discarded, {} generated, {} \
-         mutated, {} regressions replayed) in {:.2?}; {} seeds kept, {} coverage points",
-        failure.kind,
-        failure.tests,
-        failure.discards,
-        stats.generated,
-        stats.mutated,
-        stats.regressions_replayed,
-        stats.elapsed,
-        stats.seeds_found,
-        stats.coverage_points,
-    );
-    let _ = writeln!(out, "original failing input: ({})", show(&failure.original));
-    let _ = writeln!(
-        out,
-        "shrunk in {} steps ({} candidates tried, Arbitrary::shrink first)",
-        failure.shrink_steps, failure.shrink_candidates
-    );
-    if let Some(note) = &failure.shrink_note {
-        let _ = writeln!(out, "note: {note}");
-    }
-    if !failure.operators.is_empty() {
-        let ops: Vec<&str> = failure.operators.iter().map(|op| op.name()).collect();
-        let _ = writeln!(out, "produced by: generate, then {}", ops.join(" > "));
-    }
-    let _ = writeln!(out, "replay this run: TYPEFUZZ_SEED={}", failure.seed);
-    match &failure.regression_file {
-        Some(path) => {
-            let _ = write!(
-                out,
-                "saved to {} (replayed first on the next run)",
-                path.display()
-            );
-        }
-        None => {
-            let _ = write!(out, "not saved (the property has no name)");
-        }
-    }
+    let original = format!("({})", show(&failure.original));
+    out.push_str(&failure.details(
+        stats,
+        &original,
+        &["shrinking tried Arbitrary::shrink candidates first, then typefuzz's"],
+    ));
     out
 }
 
