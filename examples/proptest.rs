@@ -103,9 +103,11 @@ fn main() {
     println!("plain proptest (default config): {plain:?}");
 
     // The function API, to print the report instead of panicking.
-    let mut config = ProptestConfig::default();
-    config.rng_seed = RngSeed::Fixed(1);
-    config.failure_persistence = None;
+    let config = ProptestConfig {
+        rng_seed: RngSeed::Fixed(1),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
     let report = typefuzz::proptest::run((tree(), any::<u8>()), &config, insert_keeps_keys);
     match &report.failure {
         Some(failure) => println!(

@@ -103,9 +103,11 @@ fn plain_proptest_misses_it() {
 
 #[test]
 fn typefuzz_finds_and_shrinks_it() {
-    let mut config = ProptestConfig::default();
-    config.rng_seed = RngSeed::Fixed(1);
-    config.failure_persistence = None;
+    let config = ProptestConfig {
+        rng_seed: RngSeed::Fixed(1),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
     let report = typefuzz::proptest::run((tree(), any::<u8>()), &config, insert_keeps_keys);
     let stats = report.stats.clone();
     let failure = report

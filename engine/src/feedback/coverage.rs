@@ -348,6 +348,8 @@ pub fn warn_once_if_disabled() {
 
 /// The value-profile slot of the feature `(site, kind, value)`: a hash of the site and kind, plus
 /// the value, so that the distances recorded at one site never collide with each other.
+// Only the hooks call it, and under cargo-fuzz (`cfg(fuzzing)`) libFuzzer owns the hooks.
+#[cfg_attr(fuzzing, allow(dead_code))]
 #[inline]
 fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
     let hash =
@@ -356,6 +358,8 @@ fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
 }
 
 /// Marks the value-profile feature `(site, kind, value)`.
+// Only the hooks call it, and under cargo-fuzz (`cfg(fuzzing)`) libFuzzer owns the hooks.
+#[cfg_attr(fuzzing, allow(dead_code))]
 #[inline]
 fn value_profile_mark(site: u64, kind: u64, value: u32) {
     let slot = value_profile_slot(site, kind, value);
@@ -373,6 +377,8 @@ fn value_profile_mark(site: u64, kind: u64, value: u32) {
 /// Records how close `value` is to `constant` (both of `bits` width) at the comparison site
 /// identified by `site`: as the number of differing bits and as the bit length of the numeric
 /// difference. Each distance is its own feature, so every step closer is new coverage.
+// Only the hooks call it, and under cargo-fuzz (`cfg(fuzzing)`) libFuzzer owns the hooks.
+#[cfg_attr(fuzzing, allow(dead_code))]
 #[inline]
 fn value_profile_compare(site: u64, constant: u64, value: u64) {
     if COUNTERS_LEN.load(Ordering::Relaxed) == 0 {
@@ -386,6 +392,8 @@ fn value_profile_compare(site: u64, constant: u64, value: u64) {
 
 /// The site key of a comparison against a constant: the constant and its width (stable Rust
 /// has no return address to identify the instruction, and the constant is what we steer to).
+// Only the hooks call it, and under cargo-fuzz (`cfg(fuzzing)`) libFuzzer owns the hooks.
+#[cfg_attr(fuzzing, allow(dead_code))]
 #[inline]
 fn constant_site(constant: u64, bits: u64) -> u64 {
     constant.rotate_left(8) ^ bits

@@ -34,7 +34,14 @@ pub struct Operators {
 
 impl Default for Operators {
     fn default() -> Self {
-        Operators { recursive: 6, subterm: 2, drop: 2, grow: 2, regenerate: 1, faithful: false }
+        Operators {
+            recursive: 6,
+            subterm: 2,
+            drop: 2,
+            grow: 2,
+            regenerate: 1,
+            faithful: false,
+        }
     }
 }
 
@@ -46,7 +53,14 @@ impl Operators {
     /// assert_eq!(typefuzz::Operators::fuzzchick().regenerate, 0);
     /// ```
     pub fn fuzzchick() -> Self {
-        Operators { recursive: 1, subterm: 1, drop: 1, grow: 1, regenerate: 0, faithful: true }
+        Operators {
+            recursive: 1,
+            subterm: 1,
+            drop: 1,
+            grow: 1,
+            regenerate: 0,
+            faithful: true,
+        }
     }
 }
 
