@@ -9,7 +9,11 @@
 //! `vec_and_index`, `"[1-9][0-9]{0,8}"` parsed back, `prop_filter("not divisible by 7 xor 11")`)
 //! are not ported: under typefuzz they need an added `prop_assume!` (documented limit).
 // Ported as written upstream (proptest's sugar.rs tests exercise odd but legal bodies).
-#![allow(clippy::needless_ifs, clippy::unit_cmp, clippy::diverging_sub_expression)]
+#![allow(
+    clippy::needless_ifs,
+    clippy::unit_cmp,
+    clippy::diverging_sub_expression
+)]
 #![allow(clippy::unnecessary_literal_unwrap)]
 
 use proptest::prelude::*;
