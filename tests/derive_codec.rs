@@ -91,3 +91,22 @@ fn nesting_past_the_depth_bound_decodes_as_the_smallest_value() {
         "depth {depth}"
     );
 }
+
+#[test]
+fn elements_past_the_depth_bound_keep_the_encoding_canonical() {
+    // Found by fuzz/codec_decode: 255 nested arrays, then an array of 1,000 elements that sit past
+    // the depth bound, paid for by trailing input bytes. Those elements must still take a byte
+    // each in the encoding, or decoding the encoding runs out of element budget and drops them.
+    let mut bytes = vec![4u8; 255]; // tag 4 = Array, length 1 (next byte), nested
+    let mut input = Vec::new();
+    for tag in bytes.drain(..) {
+        input.extend_from_slice(&[tag, 1]);
+    }
+    input.extend_from_slice(&[4, 0xe8, 0x07]); // Array of 1,000
+    input.extend_from_slice(&[0xffu8; 4000]);
+    let value: Json = from_bytes(&input);
+    let encoded = to_bytes(&value);
+    let again = to_bytes(&from_bytes::<Json>(&encoded));
+    assert_eq!(encoded, again, "decode(encode(v)) must encode the same");
+    assert_eq!(from_bytes::<Json>(&encoded), value);
+}

@@ -114,8 +114,10 @@ impl Encoder {
         }
     }
 
-    /// Encodes a nested value one level deeper; past [`Decoder::MAX_DEPTH`] nothing is written,
-    /// matching the decoder, which produces the smallest value there.
+    /// Encodes a nested value one level deeper; past [`Decoder::MAX_DEPTH`] only a placeholder
+    /// byte is written, matching the decoder, which skips it and produces the smallest value.
+    /// (The placeholder keeps every value at least one byte long, so a collection's elements
+    /// never outnumber its encoding's bytes: the decoder's element budget relies on it.)
     ///
     /// ```
     /// use typefuzz::codec::EncodeInto;
@@ -125,6 +127,7 @@ impl Encoder {
     /// ```
     pub fn nested(&mut self, f: impl FnOnce(&mut Self)) {
         if self.depth >= Decoder::MAX_DEPTH {
+            self.bytes.push(0);
             return;
         }
         self.depth += 1;
@@ -303,8 +306,8 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// Decodes a nested value one level deeper with `decode`, or returns the smallest value of
-    /// `T` past [`Decoder::MAX_DEPTH`] without reading. Derived decoders wrap their body in it,
+    /// Decodes a nested value one level deeper with `decode`, or, past [`Decoder::MAX_DEPTH`],
+    /// skips one placeholder byte and returns the smallest value of `T`. Derived decoders wrap their body in it,
     /// mirroring [`Encoder::nested`].
     ///
     /// ```
@@ -314,6 +317,7 @@ impl<'a> Decoder<'a> {
     /// ```
     pub fn nested<T: Mutate>(&mut self, decode: impl FnOnce(&mut Self) -> T) -> T {
         if self.depth >= Self::MAX_DEPTH {
+            self.read_byte(); // the encoder's placeholder
             return smallest();
         }
         self.depth += 1;

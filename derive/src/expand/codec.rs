@@ -16,7 +16,14 @@ pub fn expand_encode(container: &Container) -> TokenStream {
         .enumerate()
         .map(|(index, variant)| {
             let pattern = variant.pattern();
-            let tag = (count > 1).then(|| quote!(__out.write_tag(#index, #count);));
+            // A value with neither tag nor fields still takes one byte (see `Encoder::nested`).
+            let tag = if count > 1 {
+                Some(quote!(__out.write_tag(#index, #count);))
+            } else if variant.active_fields().next().is_none() {
+                Some(quote!(__out.write_byte(0);))
+            } else {
+                None
+            };
             let fields = variant.active_fields().map(|field| {
             let binding = &field.binding;
             let ty = field.ty;
@@ -51,8 +58,14 @@ pub fn expand_decode(container: &Container) -> TokenStream {
                 quote!(#index => #value,)
             }
         });
+    let empty = count == 1 && container.variants[0].active_fields().next().is_none();
     let tag = if count > 1 {
         quote!(__input.read_tag(#count))
+    } else if empty {
+        quote!({
+            __input.read_byte();
+            0usize
+        })
     } else {
         quote!(0usize)
     };

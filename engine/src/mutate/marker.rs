@@ -5,7 +5,7 @@ use core::marker::PhantomData;
 use crate::codec::{Decoder, Encoder};
 use crate::{Context, Mutate};
 
-/// The single value: nothing to mutate, shrink or encode. No bound on `T`, so a type that only
+/// The single value: nothing to mutate or shrink; encoded as one placeholder byte. No bound on `T`, so a type that only
 /// mentions `T` in a `PhantomData` field does not require `T: Mutate`.
 ///
 /// ```
@@ -16,7 +16,7 @@ use crate::{Context, Mutate};
 /// let mut marker: PhantomData<NotMutate> = cx.generate();
 /// cx.mutate(&mut marker);
 /// assert!(cx.trace().is_empty());
-/// assert!(codec::to_bytes(&marker).is_empty());
+/// assert_eq!(codec::to_bytes(&marker), [0]);
 /// ```
 impl<T: ?Sized> Mutate for PhantomData<T> {
     fn generate(_cx: &mut Context) -> Self {
@@ -29,9 +29,13 @@ impl<T: ?Sized> Mutate for PhantomData<T> {
         Vec::new()
     }
 
-    fn encode(&self, _out: &mut Encoder) {}
+    /// One placeholder byte, as for `()`: every value takes at least one byte.
+    fn encode(&self, out: &mut Encoder) {
+        out.write_byte(0);
+    }
 
-    fn decode(_input: &mut Decoder<'_>) -> Self {
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        input.read_byte();
         PhantomData
     }
 }

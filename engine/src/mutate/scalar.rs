@@ -179,7 +179,8 @@ impl Mutate for char {
     }
 }
 
-/// The single value: generation, mutation, shrinking and the codec do nothing.
+/// The single value: generation, mutation and shrinking do nothing; the codec writes one
+/// placeholder byte.
 ///
 /// ```
 /// use typefuzz_engine::{Context, Mutate};
@@ -196,9 +197,15 @@ impl Mutate for () {
         Vec::new()
     }
 
-    fn encode(&self, _out: &mut Encoder) {}
+    /// One placeholder byte: every value takes at least one byte, so a collection's elements never
+    /// outnumber its encoding's bytes (the decoder's element budget relies on it).
+    fn encode(&self, out: &mut Encoder) {
+        out.write_byte(0);
+    }
 
-    fn decode(_input: &mut Decoder<'_>) -> Self {}
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        input.read_byte();
+    }
 }
 
 #[cfg(test)]
