@@ -149,7 +149,7 @@ where
             last_progress: 0,
             restart_after: FIRST_RESTART_AFTER,
             applied: Vec::new(),
-            disk: config.corpus.as_deref().map(DiskCorpus::new),
+            disk: config.corpus_path::<T>().as_deref().map(DiskCorpus::new),
             regressions: regression_path.as_deref().map(RegressionFile::load),
             watchdog,
             status: StatusLine::new(config.progress),
@@ -412,13 +412,23 @@ where
         if config.max_tests.is_some_and(|max| stats.tests >= max) {
             return Some(StopReason::Tests);
         }
-        let deadline = self.deadline?;
+        // `Config::discard_time`: past it, a run whose discards are at least half its tests stops.
+        let discard_deadline = config
+            .discard_time
+            .filter(|_| stats.discards >= stats.valid)
+            .and_then(|limit| self.started.checked_add(limit));
+        if self.deadline.is_none() && discard_deadline.is_none() {
+            return None;
+        }
         if stats.tests < self.clock_next {
             return None;
         }
         let now = Instant::now();
-        if now >= deadline {
+        if self.deadline.is_some_and(|deadline| now >= deadline) {
             return Some(StopReason::Time);
+        }
+        if discard_deadline.is_some_and(|deadline| now >= deadline) {
+            return Some(StopReason::Discards);
         }
         // Aim at one look every millisecond or so.
         let since_last = now - self.clock_last;
