@@ -20,7 +20,9 @@ pub mod labels;
 pub mod targets;
 
 mod recorder;
+mod snapshot;
 mod state;
 
 pub(crate) use recorder::{begin_run, end_run, with_last_run};
+pub(crate) use snapshot::FeedbackStats;
 pub(crate) use state::{Feature, Feedback, Novelty};
