@@ -395,3 +395,73 @@ fn random_seed() -> u64 {
     hasher.write_u32(std::process::id());
     hasher.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FeedbackSources, Outcome, Schedule, Stats};
+
+    /// Discards short inputs; a label on a first byte of `x` gives the schedules something to
+    /// find.
+    #[allow(clippy::ptr_arg)] // a property over `Vec<u8>` receives `&Vec<u8>`
+    fn property(input: &Vec<u8>) -> Outcome {
+        if input.len() < 2 {
+            return Outcome::Discard;
+        }
+        if input[0] == b'x' {
+            crate::cover!("fuzzer-test-x");
+        }
+        Outcome::Pass
+    }
+
+    fn run(schedule: Schedule, seed: u64, tests: u64) -> Stats {
+        let config = Config::default()
+            .with_seed(seed)
+            .with_schedule(schedule)
+            .with_max_size(6)
+            .with_cases(u64::MAX)
+            .with_max_tests(tests)
+            .with_progress(false);
+        let report = check(&config, |cx| cx.generate::<Vec<u8>>(), property);
+        assert!(report.failure.is_none());
+        Stats {
+            elapsed: Default::default(),
+            tests_per_second: 0.0,
+            ..report.stats
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_run_under_every_schedule() {
+        for schedule in [Schedule::Default, Schedule::FuzzChick, Schedule::Generate] {
+            let first = run(schedule, 5, 3_000);
+            assert_eq!(first, run(schedule, 5, 3_000), "{schedule:?}");
+            assert_eq!(first.tests, 3_000);
+            assert!(first.discards > 0 && first.seeds_found > 0, "{first:?}");
+            if schedule == Schedule::Generate {
+                assert_eq!((first.mutated, first.queue_valid), (0, 0));
+            } else {
+                assert!(first.mutated > 0, "{schedule:?} mutates its seeds");
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_default_schedule_restarts_after_a_long_stagnation() {
+        // With no feedback at all nothing is ever new, so the search stagnates from the start.
+        let stagnant = |schedule| {
+            let config = Config::default()
+                .with_seed(1)
+                .with_schedule(schedule)
+                .with_feedback(FeedbackSources::none())
+                .with_max_size(2)
+                .with_cases(u64::MAX)
+                .with_max_tests(60_000)
+                .with_progress(false);
+            check(&config, |cx| cx.generate::<u8>(), |_| ()).stats
+        };
+        let default = stagnant(Schedule::Default);
+        assert_eq!((default.tests, default.restarts), (60_000, 1));
+        assert_eq!(stagnant(Schedule::FuzzChick).restarts, 0);
+    }
+}

@@ -33,6 +33,8 @@ const EVICTION_TOURNAMENT_SIZE: usize = 4;
 const STACK_ONE_IN: usize = 4;
 /// ...between these many (inclusive); the others apply one.
 const STACKED_MUTATIONS: (u32, u32) = (2, 4);
+/// A seed whose mutant is kept gets its base energy multiplied by this (doubled).
+const PRODUCTIVE_ENERGY_FACTOR: u32 = 2;
 /// Energy of a valid seed of average novelty at depth 0.
 const BASE_ENERGY: f64 = 64.0;
 /// Discarded seeds get half a valid seed's energy.
@@ -115,7 +117,10 @@ impl<T> Policy<T> for DefaultPolicy {
                 parent.energy = parent.energy.saturating_sub(1);
                 if productive {
                     parent.found += 1;
-                    parent.base_energy = parent.base_energy.saturating_mul(2).min(MAX_ENERGY);
+                    parent.base_energy = parent
+                        .base_energy
+                        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
+                        .min(MAX_ENERGY);
                     parent.energy = parent.energy.max(parent.base_energy);
                 }
                 if parent.energy == 0 {
@@ -131,7 +136,10 @@ impl<T> Policy<T> for DefaultPolicy {
                 if productive {
                     // A revisited seed that pays off gets focused again, with doubled energy.
                     parent.found += 1;
-                    parent.base_energy = parent.base_energy.saturating_mul(2).min(MAX_ENERGY);
+                    parent.base_energy = parent
+                        .base_energy
+                        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
+                        .min(MAX_ENERGY);
                     parent.energy = parent.base_energy;
                     queues.revive(queue, seed);
                 }
