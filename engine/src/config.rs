@@ -614,16 +614,18 @@ mod tests {
         assert_eq!(parse_duration("s"), None);
     }
 
+    /// A variable lookup over fixed pairs, standing in for the environment.
+    fn vars(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
     #[test]
     fn environment_overrides_and_campaign_mode() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
         let config =
             Config::default().apply_vars(vars(&[("TYPEFUZZ_TIME", "5m"), ("TYPEFUZZ_SEED", "42")]));
         assert_eq!(config.time, Some(Duration::from_secs(300)));
@@ -653,14 +655,6 @@ mod tests {
 
     #[test]
     fn framework_budget_policy() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
         let proptest = Framework {
             name: "proptest",
             cases: 256,
@@ -735,7 +729,7 @@ mod tests {
         );
         let off = named
             .clone()
-            .apply_vars(|name| (name == "TYPEFUZZ_CORPUS").then(|| "off".into()));
+            .apply_vars(vars(&[("TYPEFUZZ_CORPUS", "off")]));
         assert_eq!(off.corpus_path::<u8>(), None);
         let explicit = named.with_corpus("/c");
         assert_eq!(explicit.corpus_path::<u8>(), Some(PathBuf::from("/c")));
