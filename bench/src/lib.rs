@@ -10,8 +10,8 @@
 //! - [`throughput`]: a property without precondition, for tests per second;
 //! - [`runner`]: the benchmark runner and its report (`cargo run --release -p typefuzz-bench -- quick`).
 //!
-//! The specification of each workload is `shared/BENCHMARKS.md`; every property returns a
-//! [`Verdict`].
+//! Each workload's module documents its specification (types, generators, properties and
+//! injected bugs); every property returns a [`Verdict`].
 //!
 //! ```
 //! use typefuzz_bench::{ifc, Verdict};

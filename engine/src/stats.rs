@@ -20,7 +20,8 @@ pub enum StopReason {
     /// [`Config::cases`](crate::Config::cases) non-discarded tests ran.
     #[default]
     Cases,
-    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded.
+    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded, or the
+    /// [`Config::discard_time`](crate::Config::discard_time) bound passed with discards dominating.
     Discards,
     /// [`Config::max_tests`](crate::Config::max_tests) tests ran.
     Tests,

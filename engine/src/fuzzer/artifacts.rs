@@ -32,7 +32,7 @@ impl RunArtifacts {
             Watchdog::start(limit, dir, seed, describe::<T>)
         });
         RunArtifacts {
-            corpus: config.corpus.as_deref().map(DiskCorpus::new),
+            corpus: config.corpus_path::<T>().as_deref().map(DiskCorpus::new),
             regressions: regression_path.as_deref().map(RegressionFile::load),
             watchdog,
         }
