@@ -40,6 +40,10 @@ fn install_panic_hook() {
         panic::set_hook(Box::new(move |info| {
             let silent = SILENT.try_with(Cell::get).unwrap_or(false);
             if silent {
+                if !info.payload().is::<Discarded>() {
+                    // Kept in case the panic cannot unwind (a panic while panicking aborts).
+                    crate::crash::remember_panic(&info.to_string());
+                }
                 let location = info
                     .location()
                     .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
@@ -100,11 +104,17 @@ fn panic_message(payload: Box<dyn Any + Send>) -> String {
     }
 }
 
-/// What the watchdog needs to report a hang: the input being run, encoded before the call.
+/// The input of the call being watched: its codec bytes, borrowed from the fuzzer.
 struct Running {
     started: Instant,
-    input: Vec<u8>,
+    input: *const u8,
+    len: usize,
 }
+
+// SAFETY: the watchdog thread reads `input` only while holding the mutex and while the slot is
+// armed; `Watched` (which borrows the bytes) disarms under the same mutex before the borrow
+// ends, so the bytes are alive and unchanged whenever they are read.
+unsafe impl Send for Running {}
 
 struct WatchState {
     running: Mutex<Option<Running>>,
@@ -117,18 +127,33 @@ pub(crate) struct Watchdog {
     state: Arc<WatchState>,
 }
 
+/// A property call under watch; dropping it ends the watch.
+pub(crate) struct Watched<'a> {
+    state: &'a WatchState,
+    _input: std::marker::PhantomData<&'a [u8]>,
+}
+
+impl Drop for Watched<'_> {
+    fn drop(&mut self) {
+        *self.state.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
 /// libFuzzer's exit code for timeouts.
 pub(crate) const HANG_EXIT_CODE: i32 = 70;
 
+/// What the hang report says besides the input: the seed and how to replay.
+pub(crate) struct HangReport {
+    pub(crate) artifact_dir: PathBuf,
+    pub(crate) seed: u64,
+    pub(crate) replay: String,
+    /// Decodes and formats an input (a plain `fn`, so the thread needs no `'static` bound on
+    /// the input type).
+    pub(crate) describe: fn(&[u8]) -> String,
+}
+
 impl Watchdog {
-    /// `describe` decodes and formats an input for the report (a plain `fn`, so the thread needs
-    /// no `'static` bound on the input type).
-    pub(crate) fn start(
-        limit: Duration,
-        artifact_dir: PathBuf,
-        seed: u64,
-        describe: fn(&[u8]) -> String,
-    ) -> Watchdog {
+    pub(crate) fn start(limit: Duration, report: HangReport) -> Watchdog {
         let state = Arc::new(WatchState {
             running: Mutex::new(None),
             stop: AtomicBool::new(false),
@@ -144,30 +169,36 @@ impl Watchdog {
                     if let Some(run) = running.as_ref() {
                         let elapsed = run.started.elapsed();
                         if elapsed > limit {
-                            report_hang(run, elapsed, limit, &artifact_dir, seed, describe);
+                            // SAFETY: see `Running`; the mutex is held.
+                            let input = unsafe { std::slice::from_raw_parts(run.input, run.len) };
+                            report_hang(input, elapsed, limit, &report);
                             std::process::exit(HANG_EXIT_CODE);
                         }
                     }
                 }
             });
         if let Err(error) = spawned {
-            eprintln!("typefuzz: could not start the hang watchdog ({error}); test_timeout is not enforced");
+            eprintln!(
+                "typefuzz: could not start the hang watchdog ({error}); test_timeout is not \
+                 enforced"
+            );
         }
         Watchdog { state }
     }
 
-    /// Marks the start of a property call on `input`.
-    pub(crate) fn arm(&self, input: Vec<u8>) {
+    /// Marks the start of a property call on the input encoded as `input`, until the returned
+    /// guard drops.
+    pub(crate) fn arm<'a>(&'a self, input: &'a [u8]) -> Watched<'a> {
         let mut running = self.state.running.lock().unwrap_or_else(|e| e.into_inner());
         *running = Some(Running {
             started: Instant::now(),
-            input,
+            input: input.as_ptr(),
+            len: input.len(),
         });
-    }
-
-    /// Marks the end of the call.
-    pub(crate) fn disarm(&self) {
-        *self.state.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        Watched {
+            state: &self.state,
+            _input: std::marker::PhantomData,
+        }
     }
 }
 
@@ -177,28 +208,26 @@ impl Drop for Watchdog {
     }
 }
 
-fn report_hang(
-    run: &Running,
-    elapsed: Duration,
-    limit: Duration,
-    dir: &std::path::Path,
-    seed: u64,
-    describe: fn(&[u8]) -> String,
-) {
-    let saved = crate::artifacts::write_artifact(dir, "hang", &run.input);
+fn report_hang(input: &[u8], elapsed: Duration, limit: Duration, report: &HangReport) {
+    let saved = crate::artifacts::write_artifact(&report.artifact_dir, "hang", input);
     let mut message = format!(
         "\n==== typefuzz: hang: a property call has run for {:.1?} (limit {:.1?}) ====\n\
-         input: {}\nseed: TYPEFUZZ_SEED={seed}\n",
+         input: {}\n",
         elapsed,
         limit,
-        describe(&run.input)
+        (report.describe)(input)
     );
     match saved {
-        Ok(path) => message.push_str(&format!("input saved to {}\n", path.display())),
+        Ok(path) => message.push_str(&format!(
+            "the input was saved to {} (the next run of this test replays it first)\n",
+            path.display()
+        )),
         Err(error) => message.push_str(&format!("could not save the input: {error}\n")),
     }
-    message.push_str(
-        "the limit is Config::test_timeout (TYPEFUZZ_TEST_TIMEOUT); raise it if this input is merely slow\n",
-    );
+    message.push_str(&format!(
+        "seed: TYPEFUZZ_SEED={}\nreplay: {}\nthe limit is Config::test_timeout \
+         (TYPEFUZZ_TEST_TIMEOUT, 0 for none); raise it if this input is merely slow\n",
+        report.seed, report.replay
+    ));
     eprint!("{message}");
 }

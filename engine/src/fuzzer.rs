@@ -10,12 +10,14 @@ use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::artifacts::{one_line, RegressionFile};
+use crate::artifacts::{self, one_line, RegressionFile};
 use crate::codec;
 use crate::corpus::disk::DiskCorpus;
 use crate::corpus::{QueueKind, Queues, Seed, MAX_LINEAGE};
-use crate::executor::{self, Verdict, Watchdog};
+use crate::crash::CrashGuard;
+use crate::executor::{self, HangReport, Verdict, Watchdog};
 use crate::feedback::{self, Feedback, Novelty};
+use crate::fingerprint;
 use crate::schedule::{Pick, Scheduler};
 use crate::shrink;
 use crate::stats::{StatusLine, UniqueCounter};
@@ -100,7 +102,10 @@ struct Fuzzer<'c, T, G, P, R> {
     applied: Vec<Operator>,
     disk: Option<DiskCorpus>,
     regressions: Option<RegressionFile>,
+    /// Where crash and hang inputs go (and are replayed from first).
+    artifact_dir: PathBuf,
     watchdog: Option<Watchdog>,
+    crash_guard: CrashGuard,
     status: StatusLine,
     started: Instant,
     deadline: Option<Instant>,
@@ -124,10 +129,21 @@ where
             .with_max_size(config.max_size)
             .with_operators(config.operators);
         let regression_path = config.regression_path();
-        let watchdog = config.test_timeout.map(|limit| {
-            let dir = artifact_dir(regression_path.as_ref());
-            Watchdog::start(limit, dir, seed, describe::<T>)
-        });
+        let artifact_dir = artifacts::artifact_dir(regression_path.as_deref());
+        let replay = replay_command(config);
+        let watchdog = config
+            .test_timeout
+            .filter(|limit| !limit.is_zero())
+            .map(|limit| {
+                let report = HangReport {
+                    artifact_dir: artifact_dir.clone(),
+                    seed,
+                    replay: replay.clone(),
+                    describe: describe::<T>,
+                };
+                Watchdog::start(limit, report)
+            });
+        let crash_guard = CrashGuard::new(&artifact_dir, seed, &replay);
         let started = Instant::now();
         Fuzzer {
             config,
@@ -149,9 +165,13 @@ where
             last_progress: 0,
             restart_after: FIRST_RESTART_AFTER,
             applied: Vec::new(),
-            disk: config.corpus.as_deref().map(DiskCorpus::new),
+            disk: crate::config::corpus_dir(config)
+                .as_deref()
+                .map(DiskCorpus::new),
             regressions: regression_path.as_deref().map(RegressionFile::load),
+            artifact_dir,
             watchdog,
+            crash_guard,
             status: StatusLine::new(config.progress),
             started,
             deadline: config.time.and_then(|t| started.checked_add(t)),
@@ -192,14 +212,15 @@ where
     /// Replays the regression file, then loads the corpus directory; inputs are run like any test,
     /// so interesting ones become seeds, and a failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
-        let replays: Vec<Vec<u8>> = match &self.regressions {
-            Some(file) => file
-                .entries()
-                .iter()
-                .map(|entry| entry.bytes.clone())
-                .collect(),
+        // Inputs that ended an earlier process (crash, hang) first: they are the likeliest to
+        // fail again, and a fixed one costs one test.
+        let mut replays = match &self.regressions {
+            Some(_) => artifacts::load_artifacts(&self.artifact_dir),
             None => Vec::new(),
         };
+        if let Some(file) = &self.regressions {
+            replays.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
+        }
         for bytes in replays {
             self.stats.regressions_replayed += 1;
             let input: T = codec::from_bytes(&bytes);
@@ -253,7 +274,8 @@ where
         let input = match pick {
             Pick::Generate => {
                 // Sizes cycle through 0..=max_size, as QuickCheck's do, so small values come early.
-                let size = (self.stats.generated % (self.config.max_size as u64 + 1)) as usize;
+                let cycle = (self.config.max_size as u64).saturating_add(1);
+                let size = (self.stats.generated % cycle) as usize;
                 self.stats.generated += 1;
                 self.cx.set_size(size);
                 (self.generate)(&mut self.cx)
@@ -293,8 +315,7 @@ where
             }
             Verdict::Pass => {
                 self.stats.valid += 1;
-                self.scratch.clear();
-                input.encode(&mut self.scratch);
+                // `execute` left the input's encoding in `scratch`.
                 self.unique.insert(self.scratch.as_bytes());
             }
             Verdict::Discard => self.stats.discards += 1,
@@ -356,16 +377,15 @@ where
             .admit(&mut self.queues, kind, seed, &mut self.cx);
     }
 
-    /// Runs the property once, under the watchdog when a per-test limit is set.
+    /// Runs the property once, with its input's encoding (kept in `scratch`, where the unique
+    /// count reuses it) where the crash handlers and the watchdog can save it.
     fn execute(&mut self, input: &T) -> Verdict {
-        if let Some(watchdog) = &self.watchdog {
-            watchdog.arm(codec::to_bytes(input));
-        }
-        let verdict = executor::execute(&mut self.property, input, &self.feedback);
-        if let Some(watchdog) = &self.watchdog {
-            watchdog.disarm();
-        }
-        verdict
+        self.scratch.clear();
+        input.encode(&mut self.scratch);
+        let bytes = self.scratch.as_bytes();
+        let _crash = self.crash_guard.arm(bytes);
+        let _watch = self.watchdog.as_ref().map(|watchdog| watchdog.arm(bytes));
+        executor::execute(&mut self.property, input, &self.feedback)
     }
 
     /// The operators that produced the current test: its parent's lineage plus this mutation.
@@ -435,6 +455,9 @@ where
     fn refresh_queue_stats(&mut self) {
         self.stats.queue_valid = self.queues.valid.len();
         self.stats.queue_discarded = self.queues.discarded.len();
+        // The status line shows these while the run goes on, not only in its last line.
+        self.stats.coverage_points = self.feedback.coverage_points;
+        self.stats.coverage_features = self.feedback.coverage_features;
     }
 
     fn finish_stats(&mut self) {
@@ -484,12 +507,13 @@ where
         self.stats.stop = StopReason::Failure;
         self.finish_stats();
         self.status.finish(&self.stats);
-        let original_bytes = codec::to_bytes(&failed.input);
+        let mut not_saved = None;
         // Saved before shrinking: shrinking may hang or crash the process.
-        self.save_regression(
-            &original_bytes,
+        let original_bytes = self.save_regression(
+            &failed.input,
             &format!("unshrunk: {:?}", failed.input),
             None,
+            &mut not_saved,
         );
         let shrunk = {
             let Fuzzer {
@@ -497,6 +521,7 @@ where
                 cx,
                 feedback,
                 watchdog,
+                crash_guard,
                 config,
                 ..
             } = &mut self;
@@ -508,23 +533,31 @@ where
                 config.shrink_time,
                 config.shrink_steps,
                 |candidate| {
-                    if let Some(watchdog) = watchdog {
-                        watchdog.arm(codec::to_bytes(candidate));
-                    }
-                    let verdict = executor::execute(property, candidate, feedback);
-                    if let Some(watchdog) = watchdog {
-                        watchdog.disarm();
-                    }
-                    verdict
+                    let bytes = codec::to_bytes(candidate);
+                    let _crash = crash_guard.arm(&bytes);
+                    let _watch = watchdog.as_ref().map(|watchdog| watchdog.arm(&bytes));
+                    executor::execute(property, candidate, feedback)
                 },
             )
         };
-        let minimal_bytes = codec::to_bytes(&shrunk.minimal);
-        self.save_regression(
-            &minimal_bytes,
+        let mut notes = Vec::new();
+        if let Some(note) = self.flakiness(&shrunk.minimal) {
+            notes.push(note);
+        }
+        let minimal_saved = self.save_regression(
+            &shrunk.minimal,
             &format!("minimal: {:?}", shrunk.minimal),
-            Some(&original_bytes),
+            original_bytes.as_deref(),
+            &mut not_saved,
         );
+        let saved = minimal_saved.is_some() || original_bytes.is_some();
+        if saved {
+            if let Some(why) = not_saved.take() {
+                notes.push(format!(
+                    "the minimal input was not saved ({why}); the original failing input was"
+                ));
+            }
+        }
         let failure = Failure {
             original: failed.input,
             minimal: shrunk.minimal,
@@ -538,7 +571,10 @@ where
             regression_file: self
                 .regressions
                 .as_ref()
+                .filter(|_| saved)
                 .map(|file| file.path().to_path_buf()),
+            not_saved,
+            notes,
             name: self.config.name.clone(),
             tests: self.stats.tests,
             discards: self.stats.discards,
@@ -549,25 +585,86 @@ where
         }
     }
 
-    fn save_regression(&mut self, bytes: &[u8], comment: &str, replacing: Option<&[u8]>) {
-        if let Some(file) = &mut self.regressions {
-            if let Err(error) = file.save(bytes, &one_line(comment, 200), replacing) {
-                eprintln!(
-                    "typefuzz: could not save the failing input to {}: {error}",
+    /// Runs the minimal input again a few times: a failure that does not repeat on the same
+    /// input depends on something else (time, global state, threads), and the user must know.
+    fn flakiness(&mut self, minimal: &T) -> Option<String> {
+        const RERUNS: u32 = 3;
+        let mut passed = 0;
+        for _ in 0..RERUNS {
+            if !matches!(self.execute(minimal), Verdict::Fail { .. }) {
+                passed += 1;
+            }
+        }
+        (passed > 0).then(|| {
+            format!(
+                "the failure is flaky: the minimal input passed {passed} of {RERUNS} re-runs, so \
+                 it depends on more than the input (time, global or thread state, randomness); \
+                 shrinking may have followed chance"
+            )
+        })
+    }
+
+    /// Saves `input` to the regression file; returns its bytes if it was saved, else records
+    /// why not in `not_saved` (so the report never says "saved" for an input that was not).
+    fn save_regression(
+        &mut self,
+        input: &T,
+        comment: &str,
+        replacing: Option<&[u8]>,
+        not_saved: &mut Option<String>,
+    ) -> Option<Vec<u8>> {
+        let file = self.regressions.as_mut()?;
+        let mut encoder = codec::Encoder::new();
+        input.encode(&mut encoder);
+        if encoder.is_truncated() {
+            *not_saved = Some(format!(
+                "the failing input could not be saved in full: it is nested deeper than the \
+                 codec's bound of {} levels (codec::Decoder::MAX_DEPTH), and its bytes would \
+                 replay a smaller, different value; replay it with TYPEFUZZ_SEED={}",
+                codec::Decoder::MAX_DEPTH,
+                self.seed
+            ));
+            return None;
+        }
+        let bytes = encoder.into_bytes();
+        let shape = fingerprint::of::<T>();
+        match file.save(&bytes, shape, &one_line(comment, 200), replacing) {
+            Ok(()) => {
+                *not_saved = None;
+                Some(bytes)
+            }
+            Err(error) => {
+                *not_saved = Some(format!(
+                    "could not save the failing input to {}: {error}",
                     file.path().display()
-                );
+                ));
+                None
             }
         }
     }
 }
 
-/// Where hang inputs go: beside the regression file, else the current directory (libFuzzer's).
-fn artifact_dir(regression_path: Option<&PathBuf>) -> PathBuf {
-    regression_path
-        .and_then(|path| path.parent())
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.to_path_buf())
-        .unwrap_or_else(|| PathBuf::from("."))
+/// How to run the test again: saved crash and hang inputs are replayed first.
+fn replay_command(config: &Config) -> String {
+    match &config.name {
+        Some(name) => format!(
+            "cargo test {name} (replays this test's saved crash and hang inputs first; add \
+             TYPEFUZZ_SEED to repeat this run's search)"
+        ),
+        None => "the property has no name, so the saved input is not replayed automatically; \
+                 decode it with typefuzz::codec::from_bytes"
+            .into(),
+    }
+}
+
+/// The type's name without its module path, for messages (`my_crate::ops::Op` -> `Op`).
+fn type_name<T>() -> &'static str {
+    let full = std::any::type_name::<T>();
+    let base = full.split('<').next().unwrap_or(full);
+    match base.rfind("::") {
+        Some(at) => &full[at + 2..],
+        None => full,
+    }
 }
 
 /// Decodes and formats an input (for the hang report, which only has bytes).

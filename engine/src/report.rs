@@ -97,8 +97,14 @@ pub struct Failure<T> {
     /// The mutation operators that produced the failing input from a generated value (most
     /// recent 64), empty if it was generated, replayed or loaded.
     pub operators: Vec<Operator>,
-    /// Where the failing input was saved, to be replayed first on the next run.
+    /// Where the failing input was saved, to be replayed first on the next run; `None` if it
+    /// was not saved.
     pub regression_file: Option<PathBuf>,
+    /// Why the failing input was not saved although a regression file was configured (the file
+    /// is unreadable or not a regular file, the input is deeper than the codec's bound, ...).
+    pub not_saved: Option<String>,
+    /// What else the engine noticed about this failure (e.g. that it is flaky).
+    pub notes: Vec<String>,
     /// The property's name, if configured.
     pub name: Option<String>,
     /// Tests run until the failure.
@@ -157,22 +163,39 @@ impl<T> Failure<T> {
             let ops: Vec<&str> = self.operators.iter().map(|op| op.name()).collect();
             let _ = writeln!(out, "produced by: generate, then {}", ops.join(" > "));
         }
+        for note in self.notes.iter().map(|note| format!("note: {note}")) {
+            let _ = writeln!(out, "{note}");
+        }
         for note in notes {
             let _ = writeln!(out, "{note}");
         }
-        let _ = writeln!(out, "replay this run: TYPEFUZZ_SEED={}", self.seed);
-        let _ = match &self.regression_file {
-            Some(path) => write!(
-                out,
+        let _ = writeln!(out, "{}", self.replay_line());
+        let _ = write!(out, "{}", self.saved_line());
+        out
+    }
+
+    /// How to replay the run. The seed is only read from `TYPEFUZZ_SEED` by configurations built
+    /// with `Config::from_env`/`apply_env` (every adapter's), so both ways are named.
+    fn replay_line(&self) -> String {
+        format!(
+            "replay this run: TYPEFUZZ_SEED={} (or Config::with_seed({}) where the config does \
+             not read the environment)",
+            self.seed, self.seed
+        )
+    }
+
+    /// Where the input was saved, or why it was not: never "saved" unless the write succeeded.
+    fn saved_line(&self) -> String {
+        match (&self.regression_file, &self.not_saved) {
+            (Some(path), _) => format!(
                 "saved to {} (replayed first on the next run)",
                 path.display()
             ),
-            None => write!(
-                out,
-                "not saved: the property has no name and no regression file"
-            ),
-        };
-        out
+            (None, Some(why)) => format!("not saved: {why}"),
+            (None, None) => {
+                "not saved: set Config::name or Config::regressions to keep failing inputs".into()
+            }
+        }
     }
 }
 
@@ -205,17 +228,10 @@ impl<T: Debug> fmt::Display for Failure<T> {
             let ops: Vec<&str> = self.operators.iter().map(|op| op.name()).collect();
             writeln!(f, "produced by: generate, then {}", ops.join(" > "))?;
         }
-        writeln!(f, "replay this run: TYPEFUZZ_SEED={}", self.seed)?;
-        match &self.regression_file {
-            Some(path) => write!(
-                f,
-                "saved to {} (replayed first on the next run)",
-                path.display()
-            ),
-            None => write!(
-                f,
-                "not saved: set Config::name or Config::regressions to keep failing inputs"
-            ),
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
         }
+        writeln!(f, "{}", self.replay_line())?;
+        write!(f, "{}", self.saved_line())
     }
 }
