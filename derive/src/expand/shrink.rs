@@ -57,11 +57,13 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
-    // Candidates clone subterms, and derived `Clone` recurses once per level: a value deeper
-    // than the mutation bound is left unshrunk rather than risking a stack overflow.
+    // A value deeper than the mutation bound gets only its same-type subterms as candidates:
+    // each is at least one level shallower, so shrinking makes progress (one clone per
+    // candidate, bounded by the shrink budget) without descending into fields level by level.
     let too_deep = recursive_type.then(|| {
         quote! {
             if ::typefuzz::__private::deeper_than(self, ::typefuzz::__private::MAX_MUTATION_DEPTH) {
+                ::typefuzz::__private::clone_subterms(self, &mut __out);
                 return __out;
             }
         }
