@@ -259,7 +259,7 @@ mod imp {
     }
 
     extern "C" fn on_exit() {
-        if report(b"the property called `exit` (std::process::exit)") {
+        if report(b"`exit` was called (std::process::exit)") {
             write_all(
                 2,
                 b"typefuzz: ending the process with status 77 instead: a property that exits \
