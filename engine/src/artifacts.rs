@@ -86,12 +86,20 @@ pub(crate) struct RegressionFile {
     entries: Vec<Regression>,
 }
 
+/// What a readable regression file holds: its entries, and the lines this build could not
+/// parse (kept verbatim when the file is rewritten: they may be entries a newer typefuzz wrote).
+#[derive(Debug, Default)]
+struct Contents {
+    entries: Vec<Regression>,
+    unparsed: Vec<String>,
+}
+
 impl RegressionFile {
     /// Loads `path`; a missing file is empty, a corrupt file or line is reported on stderr and
     /// skipped (never a panic).
     pub(crate) fn load(path: &Path) -> RegressionFile {
         let entries = match read_entries(path) {
-            Ok(entries) => entries,
+            Ok(contents) => contents.entries,
             Err(why) => {
                 eprintln!(
                     "typefuzz: skipping regression file {}: {why}; it is left untouched \
@@ -149,7 +157,10 @@ impl RegressionFile {
             .map_err(|error| SaveError(format!("cannot follow the symlink: {error}")))?;
         refuse_non_regular(&target)?;
         let _lock = lock_beside(&target)?;
-        let mut entries = read_entries(&target).map_err(|why| {
+        let Contents {
+            mut entries,
+            unparsed,
+        } = read_entries(&target).map_err(|why| {
             SaveError(format!(
                 "{why}; the file was left untouched: move it away or fix it, and failures will \
                  be saved there again"
@@ -173,7 +184,7 @@ impl RegressionFile {
             (Some(index), None) => entries[index] = entry,
             (None, None) => entries.push(entry),
         }
-        write_atomically(&target, render(&entries).as_bytes())
+        write_atomically(&target, render(&entries, &unparsed).as_bytes())
             .map_err(|error| SaveError(error.to_string()))?;
         self.entries = entries;
         Ok(())
@@ -182,9 +193,9 @@ impl RegressionFile {
 
 /// The entries of the regression file at `path`; `Ok(empty)` if it does not exist, `Err(why)`
 /// if it exists but is not a regression file this build reads (then it must not be written).
-fn read_entries(path: &Path) -> Result<Vec<Regression>, String> {
+fn read_entries(path: &Path) -> Result<Contents, String> {
     match fs::metadata(path) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Contents::default()),
         Err(error) => return Err(error.to_string()),
         // Reading a FIFO would block forever, a device could be endless.
         Ok(meta) if !meta.is_file() => return Err("it is not a regular file".into()),
@@ -192,36 +203,39 @@ fn read_entries(path: &Path) -> Result<Vec<Regression>, String> {
     }
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Contents::default()),
         Err(error) => return Err(error.to_string()),
     };
     if bytes.is_empty() {
         // An empty file (e.g. `touch`ed) holds no entries and may be written.
-        return Ok(Vec::new());
+        return Ok(Contents::default());
     }
     let text = String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())?;
     let mut lines = text.lines().enumerate();
     let header = lines.next().map(|(_, line)| line).unwrap_or("");
     RegressionFormat::parse(header)?;
-    let mut entries = Vec::new();
+    let mut contents = Contents::default();
     for (number, line) in lines {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         match parse_entry(line) {
-            Ok(entry) => entries.push(entry),
-            Err(why) => eprintln!(
-                "typefuzz: skipping line {} of regression file {}: {why}",
-                number + 1,
-                path.display()
-            ),
+            Ok(entry) => contents.entries.push(entry),
+            Err(why) => {
+                eprintln!(
+                    "typefuzz: skipping line {} of regression file {}: {why} (the line is kept)",
+                    number + 1,
+                    path.display()
+                );
+                contents.unparsed.push(line.to_string());
+            }
         }
     }
-    Ok(entries)
+    Ok(contents)
 }
 
-fn render(entries: &[Regression]) -> String {
+fn render(entries: &[Regression], unparsed: &[String]) -> String {
     let mut text = RegressionFormat::CURRENT.header();
     text.push_str(
         "\n# Failing inputs typefuzz found for this property; they are replayed first on every \
@@ -237,6 +251,10 @@ fn render(entries: &[Regression]) -> String {
         if !entry.comment.is_empty() {
             let _ = write!(text, " # {}", entry.comment);
         }
+        text.push('\n');
+    }
+    for line in unparsed {
+        text.push_str(line);
         text.push('\n');
     }
     text
@@ -534,6 +552,23 @@ mod tests {
         let loaded = RegressionFile::load(&path);
         assert_eq!(loaded.replayable(2, "T"), vec![vec![2]]);
         assert_eq!(loaded.entries().len(), 2);
+    }
+
+    #[test]
+    fn lines_this_build_cannot_parse_survive_a_rewrite() {
+        let dir = scratch("unparsed");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.txt");
+        fs::write(
+            &path,
+            "# typefuzz regressions v2\ncc 01 shape=7 extra=1\ncc 02\n",
+        )
+        .unwrap();
+        let mut file = RegressionFile::load(&path);
+        file.save(&[3], 7, "", None).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains("cc 01 shape=7 extra=1\n"), "{text}");
+        assert_eq!(RegressionFile::load(&path).entries().len(), 2, "{text}");
     }
 
     #[test]

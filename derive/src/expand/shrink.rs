@@ -57,21 +57,21 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
-    // A value deeper than the mutation bound gets only its same-type subterms as candidates:
-    // each is at least one level shallower, so shrinking makes progress (one clone per
-    // candidate, bounded by the shrink budget) without descending into fields level by level.
+    // A value deeper than the mutation bound gets only its same-type subterms as candidates
+    // (pushed first): each is at least one level shallower, so shrinking makes progress (one
+    // clone per candidate, bounded by the shrink budget) without descending into fields level
+    // by level, which would clone the deep value once per level.
     let too_deep = recursive_type.then(|| {
         quote! {
             if ::typefuzz::__private::deeper_than(self, ::typefuzz::__private::MAX_MUTATION_DEPTH) {
-                ::typefuzz::__private::clone_subterms(self, &mut __out);
                 return __out;
             }
         }
     });
     quote! {
         let mut __out = ::typefuzz::__private::Vec::new();
-        #too_deep
         #subterms
+        #too_deep
         match self { #(#arms)* }
         __out
     }
