@@ -306,10 +306,7 @@ fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
             _ => return Ok(current),
         }
     }
-    Err(io::Error::new(
-        io::ErrorKind::Other,
-        "too many levels of symbolic links",
-    ))
+    Err(io::Error::other("too many levels of symbolic links"))
 }
 
 /// Refuses to replace anything that exists and is not a regular file (a device such as
