@@ -6,8 +6,8 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -104,22 +104,21 @@ fn panic_message(payload: Box<dyn Any + Send>) -> String {
     }
 }
 
-/// The input of the call being watched: its codec bytes, borrowed from the fuzzer.
-struct Running {
-    started: Instant,
-    input: *const u8,
-    len: usize,
-}
-
-// SAFETY: the watchdog thread reads `input` only while holding the mutex and while the slot is
-// armed; `Watched` (which borrows the bytes) disarms under the same mutex before the borrow
-// ends, so the bytes are alive and unchanged whenever they are read.
-unsafe impl Send for Running {}
-
+/// What the fuzzer's thread and the watchdog share. Arming and disarming a call cost a store and
+/// a compare-and-swap, no lock and no clock read, so watching every call stays cheap (the
+/// watchdog thread reads the clock, every `period`).
 struct WatchState {
-    running: Mutex<Option<Running>>,
+    /// Odd while a call is in flight, even between calls; each call adds 2. The watchdog sets
+    /// [`CLAIMED`] on an odd value it judged hung: from then on the call cannot be disarmed, so
+    /// the input bytes stay alive and unchanged while the watchdog saves them.
+    calls: AtomicU64,
+    /// The in-flight call's input bytes (set before `calls` turns odd).
+    input: AtomicPtr<u8>,
+    len: AtomicUsize,
     stop: AtomicBool,
 }
+
+const CLAIMED: u64 = 1 << 63;
 
 /// A thread that watches property calls and ends the process when one runs past `limit`,
 /// after saving its input to `hang-<sha1>` in `artifact_dir` (libFuzzer's `-timeout`).
@@ -130,12 +129,23 @@ pub(crate) struct Watchdog {
 /// A property call under watch; dropping it ends the watch.
 pub(crate) struct Watched<'a> {
     state: &'a WatchState,
+    armed: u64,
     _input: std::marker::PhantomData<&'a [u8]>,
 }
 
 impl Drop for Watched<'_> {
     fn drop(&mut self) {
-        *self.state.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let done = self.armed + 1;
+        if (self.state.calls)
+            .compare_exchange(self.armed, done, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            // The watchdog claimed this call as hung and is saving its input before it ends
+            // the process: the bytes must not change, so this thread waits for the end.
+            loop {
+                thread::park();
+            }
+        }
     }
 }
 
@@ -155,7 +165,9 @@ pub(crate) struct HangReport {
 impl Watchdog {
     pub(crate) fn start(limit: Duration, report: HangReport) -> Watchdog {
         let state = Arc::new(WatchState {
-            running: Mutex::new(None),
+            calls: AtomicU64::new(0),
+            input: AtomicPtr::new(std::ptr::null_mut()),
+            len: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
         });
         let watched = Arc::clone(&state);
@@ -163,17 +175,40 @@ impl Watchdog {
         let spawned = thread::Builder::new()
             .name("typefuzz-watchdog".into())
             .spawn(move || {
+                // The in-flight call last seen, and when it was first seen.
+                let mut seen: Option<(u64, Instant)> = None;
                 while !watched.stop.load(Ordering::Relaxed) {
                     thread::sleep(period);
-                    let running = watched.running.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(run) = running.as_ref() {
-                        let elapsed = run.started.elapsed();
-                        if elapsed > limit {
-                            // SAFETY: see `Running`; the mutex is held.
-                            let input = unsafe { std::slice::from_raw_parts(run.input, run.len) };
-                            report_hang(input, elapsed, limit, &report);
-                            std::process::exit(HANG_EXIT_CODE);
+                    let calls = watched.calls.load(Ordering::Acquire);
+                    if calls % 2 == 0 {
+                        seen = None;
+                        continue;
+                    }
+                    let since = match seen {
+                        Some((call, since)) if call == calls => since,
+                        _ => {
+                            seen = Some((calls, Instant::now()));
+                            continue;
                         }
+                    };
+                    let elapsed = since.elapsed();
+                    if elapsed <= limit {
+                        continue;
+                    }
+                    let claimed = watched.calls.compare_exchange(
+                        calls,
+                        calls | CLAIMED,
+                        Ordering::Acquire,
+                        Ordering::Relaxed,
+                    );
+                    if claimed.is_ok() {
+                        let start = watched.input.load(Ordering::Relaxed);
+                        let len = watched.len.load(Ordering::Relaxed);
+                        // SAFETY: the call that armed these is claimed, so it cannot end and
+                        // its borrowed bytes stay alive and unchanged (see `Watched::drop`).
+                        let input = unsafe { std::slice::from_raw_parts(start, len) };
+                        report_hang(input, elapsed, limit, &report);
+                        std::process::exit(HANG_EXIT_CODE);
                     }
                 }
             });
@@ -188,15 +223,19 @@ impl Watchdog {
 
     /// Marks the start of a property call on the input encoded as `input`, until the returned
     /// guard drops.
+    #[inline]
     pub(crate) fn arm<'a>(&'a self, input: &'a [u8]) -> Watched<'a> {
-        let mut running = self.state.running.lock().unwrap_or_else(|e| e.into_inner());
-        *running = Some(Running {
-            started: Instant::now(),
-            input: input.as_ptr(),
-            len: input.len(),
-        });
+        let state = &*self.state;
+        // Only this (the fuzzer's) thread changes an even count.
+        let idle = state.calls.load(Ordering::Relaxed);
+        state
+            .input
+            .store(input.as_ptr().cast_mut(), Ordering::Relaxed);
+        state.len.store(input.len(), Ordering::Relaxed);
+        state.calls.store(idle + 1, Ordering::Release);
         Watched {
-            state: &self.state,
+            state,
+            armed: idle + 1,
             _input: std::marker::PhantomData,
         }
     }
@@ -211,7 +250,7 @@ impl Drop for Watchdog {
 fn report_hang(input: &[u8], elapsed: Duration, limit: Duration, report: &HangReport) {
     let saved = crate::artifacts::write_artifact(&report.artifact_dir, "hang", input);
     let mut message = format!(
-        "\n==== typefuzz: hang: a property call has run for {:.1?} (limit {:.1?}) ====\n\
+        "\n==== typefuzz: hang: a property call has run for at least {:.1?} (limit {:.1?}) ====\n\
          input: {}\n",
         elapsed,
         limit,

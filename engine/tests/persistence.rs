@@ -648,3 +648,24 @@ fn the_env_corpus_gets_the_name_set_after_it() {
     assert!(output.status.success());
     assert!(dir.join("env-child").is_dir(), "corpus under <dir>/<name>/");
 }
+
+/// D1: encoding a value 10,000 levels deep neither overflows the stack nor pretends to be
+/// whole: the encoder flags the truncation the engine checks before saving.
+#[test]
+fn the_codec_flags_values_deeper_than_its_bound() {
+    let deep = nat(10_000);
+    let mut out = codec::Encoder::new();
+    deep.encode(&mut out);
+    assert!(out.is_truncated());
+    let decoded: Nat = codec::from_bytes(out.as_bytes());
+    assert!(depth(&decoded) <= codec::Decoder::MAX_DEPTH);
+    let mut shallow = codec::Encoder::new();
+    nat(100).encode(&mut shallow);
+    assert!(!shallow.is_truncated());
+    assert_eq!(codec::from_bytes::<Nat>(shallow.as_bytes()), nat(100));
+    // Dropped level by level: the compiler's drop glue would recurse 10,000 times.
+    let mut pending = vec![deep];
+    while let Some(Nat::Succ(inner)) = pending.pop() {
+        pending.push(*inner);
+    }
+}

@@ -146,7 +146,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
 fn default_out(mode: Mode) -> PathBuf {
     let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     match mode {
-        Mode::Quick => bench.join("..").join("target").join("typefuzz-bench").join("quick"),
+        Mode::Quick => bench
+            .join("..")
+            .join("target")
+            .join("typefuzz-bench")
+            .join("quick"),
         _ => bench.join("results").join(mode.name()),
     }
 }
