@@ -1,6 +1,7 @@
 //! Code generation: one file per generated capability.
 
 mod codec;
+mod fingerprint;
 mod generate;
 mod mutate;
 mod shrink;
@@ -22,6 +23,7 @@ pub fn expand(container: &Container) -> TokenStream {
     let encode = codec::expand_encode(container);
     let decode = codec::expand_decode(container);
     let subterms = subterms::expand(container);
+    let fingerprint = fingerprint::expand(container);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -47,6 +49,10 @@ pub fn expand(container: &Container) -> TokenStream {
 
                 fn decode(__input: &mut ::typefuzz::__private::Decoder<'_>) -> Self {
                     #decode
+                }
+
+                fn fingerprint(__fingerprint: &mut ::typefuzz::__private::Fingerprint) {
+                    #fingerprint
                 }
 
                 #subterms

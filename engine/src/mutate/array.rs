@@ -11,6 +11,7 @@
 use super::vec::{can_descend, mutate_child, same_encoding};
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Elements whose shrink candidates are offered, and how many candidates each.
@@ -76,5 +77,11 @@ impl<T: Mutate, const N: usize> Mutate for [T; N] {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         core::array::from_fn(|_| T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("array");
+        fingerprint.number(N as u64);
+        T::fingerprint(fingerprint);
     }
 }

@@ -25,6 +25,7 @@ use super::vec::{
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// How many fresh keys an Insert tries before concluding that the key space is (nearly) full.
@@ -386,6 +387,12 @@ where
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("HashMap");
+        K::fingerprint(fingerprint);
+        V::fingerprint(fingerprint);
+    }
 }
 
 /// The same mutator as `HashMap`, in key order, hence deterministic for a given seed.
@@ -421,6 +428,12 @@ impl<K: Mutate + Ord, V: Mutate> Mutate for BTreeMap<K, V> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("BTreeMap");
+        K::fingerprint(fingerprint);
+        V::fingerprint(fingerprint);
     }
 }
 
@@ -462,6 +475,11 @@ where
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("HashSet");
+        T::fingerprint(fingerprint);
+    }
 }
 
 /// The same mutator as `HashSet`, in element order.
@@ -492,5 +510,10 @@ impl<T: Mutate + Ord> Mutate for BTreeSet<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("BTreeSet");
+        T::fingerprint(fingerprint);
     }
 }

@@ -24,6 +24,7 @@
 //! [`shrink`](crate::Mutate::shrink) only returns candidates with a smaller key.
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 macro_rules! float_impls {
@@ -104,6 +105,10 @@ macro_rules! float_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$t>::from_bits(<$bits>::from_le_bytes(input.read_array()))
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name(stringify!($t));
             }
         }
 

@@ -21,6 +21,7 @@
 //! ```
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// AFL's interesting magnitudes (boundaries of the usual integer widths and a few round numbers),
@@ -164,6 +165,10 @@ macro_rules! int_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$wide>::from_le_bytes(input.read_array()) as $t
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name(stringify!($t));
             }
         }
 

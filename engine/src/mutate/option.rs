@@ -12,6 +12,7 @@
 
 use super::vec::{can_descend, mutate_child};
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// The family an `Option` or `Result` mutation uses.
@@ -121,6 +122,11 @@ impl<T: Mutate> Mutate for Option<T> {
             _ => Some(T::decode(input)),
         }
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Option");
+        T::fingerprint(fingerprint);
+    }
 }
 
 /// `Ok` or `Err` with equal probability, the payload one level deeper. Mutation switches
@@ -201,6 +207,12 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
             0 => Ok(T::decode(input)),
             _ => Err(E::decode(input)),
         }
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Result");
+        T::fingerprint(fingerprint);
+        E::fingerprint(fingerprint);
     }
 }
 

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
 /// Delegates every operation to the boxed value.
@@ -38,6 +39,11 @@ impl<T: Mutate> Mutate for Box<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Box::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Box");
+        T::fingerprint(fingerprint);
     }
 }
 
@@ -74,6 +80,11 @@ impl<T: Mutate> Mutate for Rc<T> {
     fn decode(input: &mut Decoder<'_>) -> Self {
         Rc::new(T::decode(input))
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Rc");
+        T::fingerprint(fingerprint);
+    }
 }
 
 /// Delegates to the shared value; mutation goes through [`Arc::make_mut`].
@@ -106,5 +117,10 @@ impl<T: Mutate> Mutate for Arc<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Arc::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Arc");
+        T::fingerprint(fingerprint);
     }
 }

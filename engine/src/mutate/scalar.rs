@@ -8,6 +8,7 @@
 //! - `()`: a single value, nothing to shrink.
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Toggles the value; shrinks `true` to `false`; encodes as one byte (decoding reads its low bit).
@@ -45,6 +46,10 @@ impl Mutate for bool {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte() & 1 == 1
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("bool");
     }
 }
 
@@ -177,6 +182,10 @@ impl Mutate for char {
         // Fold values above the scalar range back into it; surrogates have no character.
         char::from_u32(code % (char::MAX as u32 + 1)).unwrap_or(char::REPLACEMENT_CHARACTER)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("char");
+    }
 }
 
 /// The single value: generation, mutation and shrinking do nothing; the codec writes one
@@ -205,6 +214,10 @@ impl Mutate for () {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte();
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("()");
     }
 }
 

@@ -23,6 +23,7 @@
 use super::vec::mutate_child;
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Shrink candidates taken from each component.
@@ -81,6 +82,12 @@ macro_rules! tuple_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 ($($name::decode(input),)+)
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name("tuple");
+                fingerprint.number([$($index),+].len() as u64);
+                $($name::fingerprint(fingerprint);)+
             }
         }
     )+};

@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// At most this many single-element removals in a shrink list.
@@ -272,6 +273,11 @@ impl<T: Mutate> Mutate for Vec<T> {
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_sequence(input)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Vec");
+        T::fingerprint(fingerprint);
+    }
 }
 
 /// The same mutator, shrinker and codec as `Vec<T>`.
@@ -306,5 +312,10 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_sequence(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("VecDeque");
+        T::fingerprint(fingerprint);
     }
 }
