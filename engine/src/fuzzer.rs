@@ -137,7 +137,7 @@ where
             seed,
             queues: Queues::new(config.max_queue),
             scheduler: Scheduler::new(config.schedule),
-            feedback: Feedback::new(config.feedback),
+            feedback: Feedback::new(config.effective_feedback()),
             stats: Stats {
                 seed,
                 ..Stats::default()
@@ -232,7 +232,7 @@ where
     fn restart(&mut self) {
         self.queues = Queues::new(self.config.max_queue);
         self.scheduler = Scheduler::new(self.config.schedule);
-        self.feedback = Feedback::new(self.config.feedback);
+        self.feedback = Feedback::new(self.config.effective_feedback());
         self.stats.restarts += 1;
         self.last_progress = self.stats.tests;
         self.restart_after = (self.restart_after.saturating_mul(3) / 2).min(MAX_RESTART_AFTER);
@@ -305,11 +305,17 @@ where
         // input was discarded); without one, every input is valid and they would only dilute
         // the seeds the other sources found.
         let valid_len = (valid && self.stats.discards > 0).then(|| self.scratch.as_bytes().len());
-        let novelty = self.feedback.observe(valid_len);
+        let mut novelty = self.feedback.observe(valid_len);
+        novelty.structure = self.feedback.observe_structure(&input);
         if novelty.is_interesting() {
             self.report_new_coverage(input, pick, novelty, valid);
         } else if let Some(pick) = pick {
             self.scheduler.after_run(pick, false, &mut self.queues);
+        }
+        if self.feedback.take_newly_guided() {
+            // The property gives a real signal now: drop the seeds kept for their shape alone.
+            self.queues
+                .retain(|seed| !Feedback::structure_only(&seed.features));
         }
         None
     }
@@ -446,6 +452,7 @@ where
         stats.coverage_points = self.feedback.coverage_points;
         stats.coverage_features = self.feedback.coverage_features;
         stats.label_points = self.feedback.labels_points;
+        stats.structure_features = self.feedback.structure_features();
         stats.assume_sites = self
             .site_counts
             .iter()

@@ -104,6 +104,9 @@ pub struct Stats {
     pub coverage_features: u64,
     /// Distinct labels hit.
     pub label_points: u64,
+    /// Input-structure features seen (constructor paths, value classes; see
+    /// [`feedback::structure`](crate::feedback::structure)).
+    pub structure_features: u64,
     /// Seeds kept because they were interesting.
     pub seeds_found: u64,
     /// Seeds now in the valid queue.

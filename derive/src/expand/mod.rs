@@ -4,6 +4,7 @@ mod codec;
 mod generate;
 mod mutate;
 mod shrink;
+mod structure;
 mod subterms;
 mod transition;
 
@@ -22,6 +23,7 @@ pub fn expand(container: &Container) -> TokenStream {
     let encode = codec::expand_encode(container);
     let decode = codec::expand_decode(container);
     let subterms = subterms::expand(container);
+    let structure = structure::expand(container);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -50,6 +52,8 @@ pub fn expand(container: &Container) -> TokenStream {
                 }
 
                 #subterms
+
+                #structure
             }
         };
     }

@@ -124,4 +124,12 @@ impl<T> Queues<T> {
     pub(crate) fn is_empty(&self) -> bool {
         self.valid.is_empty() && self.discarded.is_empty()
     }
+
+    /// Keeps only the seeds for which `keep` holds, in both queues.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Seed<T>) -> bool) {
+        for queue in [&mut self.valid, &mut self.discarded] {
+            queue.fresh.retain(&mut keep);
+            queue.pool.retain(&mut keep);
+        }
+    }
 }
