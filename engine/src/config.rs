@@ -56,6 +56,14 @@ pub struct FeedbackSources {
     /// Needs no instrumentation and no annotation, so a plain `prop_assume!`/`TestResult::discard`
     /// test still climbs from small valid inputs to bigger ones.
     pub valid_sizes: bool,
+    /// Input-structure coverage (see [`feedback::structure`](crate::feedback::structure)): an
+    /// input showing a constructor path or a value class (zero, boundaries, small, large, a
+    /// length class) no earlier input showed is kept. Needs nothing from the user or the
+    /// compiler, so the engine keeps seeds and mutates even when nothing else gives feedback.
+    /// It is the fallback: once another source finds something new in a run, structure stops
+    /// keeping seeds for the rest of that run. Ignored by [`Schedule::FuzzChick`] (the paper's
+    /// feedback only) and [`Schedule::Generate`] (which never mutates).
+    pub structure: bool,
 }
 
 impl Default for FeedbackSources {
@@ -66,6 +74,7 @@ impl Default for FeedbackSources {
             targets: true,
             assume: true,
             valid_sizes: true,
+            structure: true,
         }
     }
 }
@@ -83,6 +92,7 @@ impl FeedbackSources {
             targets: false,
             assume: false,
             valid_sizes: false,
+            structure: false,
         }
     }
 }
@@ -281,6 +291,14 @@ builder! {
 }
 
 impl Config {
+    /// The feedback sources the loop uses: [`feedback`](Config::feedback), without structure
+    /// coverage under the schedules that ignore it.
+    pub(crate) fn effective_feedback(&self) -> FeedbackSources {
+        let mut sources = self.feedback;
+        sources.structure &= self.schedule == Schedule::Default;
+        sources
+    }
+
     /// The defaults with the `TYPEFUZZ_*` environment variables applied.
     ///
     /// ```

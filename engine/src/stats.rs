@@ -106,6 +106,9 @@ pub struct Stats {
     pub coverage_features: u64,
     /// Distinct labels hit.
     pub label_points: u64,
+    /// Input-structure features seen (constructor paths, value classes; see
+    /// [`feedback::structure`](crate::feedback::structure)).
+    pub structure_features: u64,
     /// Seeds kept because they were interesting.
     pub seeds_found: u64,
     /// Seeds now in the valid queue.
@@ -214,6 +217,7 @@ impl Tally {
         stats.coverage_points = feedback.coverage_points;
         stats.coverage_features = feedback.coverage_features;
         stats.label_points = feedback.label_points;
+        stats.structure_features = feedback.structure_features;
         stats.assume_sites = feedback.assume_sites;
         stats.labels = feedback.labels;
         stats.targets = feedback.targets;

@@ -5,6 +5,7 @@ mod fingerprint;
 mod generate;
 mod mutate;
 mod shrink;
+mod structure;
 mod subterms;
 mod transition;
 
@@ -24,6 +25,7 @@ pub fn expand(container: &Container) -> TokenStream {
     let decode = codec::expand_decode(container);
     let subterms = subterms::expand(container);
     let fingerprint = fingerprint::expand(container);
+    let structure = structure::expand(container);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -56,6 +58,8 @@ pub fn expand(container: &Container) -> TokenStream {
                 }
 
                 #subterms
+
+                #structure
             }
         };
     }

@@ -144,7 +144,7 @@ where
             artifacts: RunArtifacts::open::<T>(config, seed),
             budget: Budget::start(config),
             scheduler: Scheduler::new(config.schedule, config.max_queue),
-            feedback: Feedback::new(config.feedback),
+            feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.progress),
             applied: Vec::new(),
             _returns: PhantomData,
@@ -268,11 +268,17 @@ where
         // input was discarded); without one, every input is valid and they would only dilute
         // the seeds the other sources found.
         let valid_len = valid_len.filter(|_| self.tally.stats.discards > 0);
-        let novelty = self.feedback.observe(valid_len);
+        let mut novelty = self.feedback.observe(valid_len);
+        novelty.structure = self.feedback.observe_structure(&input);
         if novelty.is_interesting() {
             self.report_new_coverage(input, pick, novelty, valid);
         } else {
             self.scheduler.after_run(pick, false);
+        }
+        if self.feedback.take_newly_guided() {
+            // The property gives a real signal now: drop the seeds kept for their shape alone.
+            self.scheduler
+                .retain(|seed| !Feedback::structure_only(&seed.features));
         }
         None
     }
