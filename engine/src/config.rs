@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::Operators;
+use crate::{Mutate, Operators};
 
 /// Which seed scheduling policy the loop uses (see the `schedule` module).
 ///
@@ -56,6 +56,14 @@ pub struct FeedbackSources {
     /// Needs no instrumentation and no annotation, so a plain `prop_assume!`/`TestResult::discard`
     /// test still climbs from small valid inputs to bigger ones.
     pub valid_sizes: bool,
+    /// Input-structure coverage (see [`feedback::structure`](crate::feedback::structure)): an
+    /// input showing a constructor path or a value class (zero, boundaries, small, large, a
+    /// length class) no earlier input showed is kept. Needs nothing from the user or the
+    /// compiler, so the engine keeps seeds and mutates even when nothing else gives feedback.
+    /// It is the fallback: once another source finds something new in a run, structure stops
+    /// keeping seeds for the rest of that run. Ignored by [`Schedule::FuzzChick`] (the paper's
+    /// feedback only) and [`Schedule::Generate`] (which never mutates).
+    pub structure: bool,
 }
 
 impl Default for FeedbackSources {
@@ -66,6 +74,7 @@ impl Default for FeedbackSources {
             targets: true,
             assume: true,
             valid_sizes: true,
+            structure: true,
         }
     }
 }
@@ -83,6 +92,7 @@ impl FeedbackSources {
             targets: false,
             assume: false,
             valid_sizes: false,
+            structure: false,
         }
     }
 }
@@ -163,8 +173,11 @@ pub struct Config {
     /// longer than about two seconds. Default `None`. `TYPEFUZZ_PROGRESS` (`1`/`0`).
     pub progress: Option<bool>,
     /// A property call running longer than this is a hang: its input is saved to a `hang-<hash>`
-    /// file beside the regression file and the process exits. Default `None` (no limit).
-    /// `TYPEFUZZ_TEST_TIMEOUT`.
+    /// file in the test's artifact directory (beside the regression file), the seed and the
+    /// replay command are printed, and the process exits with status 70, so a hanging property
+    /// fails `cargo test` instead of hanging CI. The next run replays the input first.
+    /// Default 10 s; `None` or a zero duration means no limit. `TYPEFUZZ_TEST_TIMEOUT` (`0` for
+    /// none).
     pub test_timeout: Option<Duration>,
     /// Wall-clock bound on shrinking a failure. Default 30 s. `TYPEFUZZ_SHRINK_TIME`.
     pub shrink_time: Duration,
@@ -211,7 +224,7 @@ impl Default for Config {
             regressions: None,
             name: None,
             progress: None,
-            test_timeout: None,
+            test_timeout: Some(Duration::from_secs(10)),
             shrink_time: Duration::from_secs(30),
             shrink_steps: 100_000,
             feedback: FeedbackSources::default(),
@@ -278,6 +291,14 @@ builder! {
 }
 
 impl Config {
+    /// The feedback sources the loop uses: [`feedback`](Config::feedback), without structure
+    /// coverage under the schedules that ignore it.
+    pub(crate) fn effective_feedback(&self) -> FeedbackSources {
+        let mut sources = self.feedback;
+        sources.structure &= self.schedule == Schedule::Default;
+        sources
+    }
+
     /// The defaults with the `TYPEFUZZ_*` environment variables applied.
     ///
     /// ```
@@ -291,7 +312,13 @@ impl Config {
     /// Applies the `TYPEFUZZ_*` environment variables on top of `self` (adapters call this after
     /// translating their framework's own configuration, so the variables win).
     ///
-    /// A malformed value is reported on stderr, naming the variable, and ignored.
+    /// A malformed value, or a number too large for its field, is reported on stderr, naming the
+    /// variable, and ignored. `TYPEFUZZ_TEST_TIMEOUT=0` means no per-test limit.
+    ///
+    /// # Panics
+    ///
+    /// A zero budget (`TYPEFUZZ_CASES=0`, `TYPEFUZZ_TIME=0`, `TYPEFUZZ_MAX_DISCARDS=0`) would run
+    /// no test and pass, proving nothing: it fails the test with a message naming the variable.
     ///
     /// ```
     /// let config = typefuzz::Config::default().with_cases(10).apply_env();
@@ -308,10 +335,31 @@ impl Config {
                 .map(|v| v.trim().to_string())
                 .filter(|v| !v.is_empty())
         };
+        let zero_budgets: Vec<String> =
+            ["TYPEFUZZ_CASES", "TYPEFUZZ_TIME", "TYPEFUZZ_MAX_DISCARDS"]
+                .into_iter()
+                .filter_map(|name| {
+                    let value = read(name)?;
+                    let zero = if name == "TYPEFUZZ_TIME" {
+                        parse_duration(&value).is_some_and(|d| d.is_zero())
+                    } else {
+                        parse_u64(&value) == Ok(0)
+                    };
+                    zero.then(|| format!("{name}={value}"))
+                })
+                .collect();
+        if !zero_budgets.is_empty() {
+            panic!(
+                "typefuzz: {} is a zero budget: no test would run and the property would pass \
+                 unchecked; unset it or give it a positive value (e.g. TYPEFUZZ_CASES=1000, \
+                 TYPEFUZZ_TIME=30s)",
+                zero_budgets.join(" and ")
+            );
+        }
         let cases =
             read("TYPEFUZZ_CASES").and_then(|v| parse_or_warn("TYPEFUZZ_CASES", &v, parse_u64));
-        let time =
-            read("TYPEFUZZ_TIME").and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration));
+        let time = read("TYPEFUZZ_TIME")
+            .and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration_var));
         if let Some(time) = time {
             self.time = Some(time);
             if cases.is_none() {
@@ -340,7 +388,13 @@ impl Config {
         }
         if let Some(v) = read("TYPEFUZZ_MAX_SIZE") {
             if let Some(n) = parse_or_warn("TYPEFUZZ_MAX_SIZE", &v, parse_u64) {
-                self.max_size = usize::try_from(n).unwrap_or(usize::MAX);
+                match usize::try_from(n) {
+                    Ok(n) => self.max_size = n,
+                    Err(_) => eprintln!(
+                        "typefuzz: ignoring TYPEFUZZ_MAX_SIZE={v:?}: it does not fit in this \
+                         platform's usize"
+                    ),
+                }
             }
         }
         if let Some(dir) = read("TYPEFUZZ_CORPUS") {
@@ -364,12 +418,12 @@ impl Config {
             }
         }
         if let Some(v) = read("TYPEFUZZ_TEST_TIMEOUT") {
-            if let Some(d) = parse_or_warn("TYPEFUZZ_TEST_TIMEOUT", &v, parse_duration) {
-                self.test_timeout = Some(d);
+            if let Some(d) = parse_or_warn("TYPEFUZZ_TEST_TIMEOUT", &v, parse_duration_var) {
+                self.test_timeout = (!d.is_zero()).then_some(d);
             }
         }
         if let Some(v) = read("TYPEFUZZ_SHRINK_TIME") {
-            if let Some(d) = parse_or_warn("TYPEFUZZ_SHRINK_TIME", &v, parse_duration) {
+            if let Some(d) = parse_or_warn("TYPEFUZZ_SHRINK_TIME", &v, parse_duration_var) {
                 self.shrink_time = d;
             }
         }
@@ -426,8 +480,8 @@ impl Config {
         let given = |name: &str, valid: fn(&str) -> bool| {
             var(name).is_some_and(|value| valid(value.trim()))
         };
-        let campaign = given("TYPEFUZZ_CASES", |v| parse_u64(v).is_some())
-            || given("TYPEFUZZ_TIME", |v| parse_duration(v).is_some());
+        let campaign = given("TYPEFUZZ_CASES", |v| parse_u64(v).is_ok())
+            || given("TYPEFUZZ_TIME", |v| parse_duration_var(v).is_ok());
         let budget = Config::default()
             .with_cases(framework.cases)
             .with_max_discards(None)
@@ -449,8 +503,9 @@ impl Config {
     /// `<target>/typefuzz/corpus/<name>-<fingerprint of T>/`, where `<target>` is cargo's
     /// target directory (`CARGO_TARGET_DIR`, else the directory above the running test binary
     /// that holds cargo's `CACHEDIR.TAG` or `.rustc_info.json`, else
-    /// `$CARGO_MANIFEST_DIR/target`), where nothing is committed. The fingerprint keeps a test whose argument types changed from loading seeds of
-    /// the old shape.
+    /// `$CARGO_MANIFEST_DIR/target`), where nothing is committed. The fingerprint
+    /// ([`fingerprint::of`](crate::fingerprint::of), the type's shape) keeps a test whose argument
+    /// types changed from loading seeds of the old shape.
     ///
     /// ```
     /// let config = typefuzz::Config::default().with_name("my_crate::prop");
@@ -461,12 +516,12 @@ impl Config {
     /// # }
     /// assert_eq!(config.with_keep_seeds(false).corpus_path::<u8>(), None);
     /// ```
-    pub fn corpus_path<T: ?Sized>(&self) -> Option<PathBuf> {
-        if let Some(dir) = &self.corpus {
-            return Some(dir.clone());
+    pub fn corpus_path<T: Mutate>(&self) -> Option<PathBuf> {
+        if self.corpus.is_some() {
+            return corpus_dir(self);
         }
         let name = self.name.as_ref().filter(|_| self.keep_seeds)?;
-        let dir = format!("{}-{}", file_name(name), type_fingerprint::<T>());
+        let dir = format!("{}-{:016x}", file_name(name), crate::fingerprint::of::<T>());
         Some(target_dir()?.join("typefuzz").join("corpus").join(dir))
     }
 
@@ -480,7 +535,15 @@ impl Config {
     /// ```
     pub fn regression_path(&self) -> Option<PathBuf> {
         if let Some(path) = &self.regressions {
-            return Some(path.clone());
+            // A directory holds one file per test, so tests sharing the variable never share
+            // a file.
+            let is_dir = path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/');
+            return Some(if is_dir {
+                let name = self.name.as_deref().unwrap_or("property");
+                path.join(format!("{}.txt", file_name(name)))
+            } else {
+                path.clone()
+            });
         }
         let name = self.name.as_ref()?;
         let base = std::env::var_os("CARGO_MANIFEST_DIR")
@@ -491,18 +554,6 @@ impl Config {
                 .join(format!("{}.txt", file_name(name))),
         )
     }
-}
-
-/// A short fingerprint of the type `T`, naming its corpus directory.
-///
-/// For now the hash of `std::any::type_name::<T>()`: it changes when the type's name or
-/// parameters change, not when a field is added; the shape fingerprint of `Mutate` can replace
-/// it here, in this one function.
-pub(crate) fn type_fingerprint<T: ?Sized>() -> String {
-    let digest = sha1_smol::Sha1::from(std::any::type_name::<T>())
-        .digest()
-        .to_string();
-    digest[..16].to_string()
 }
 
 /// Files cargo keeps at the root of a target directory (and nowhere below it).
@@ -548,12 +599,38 @@ pub(crate) fn file_name(name: &str) -> String {
     }
 }
 
-fn parse_or_warn<T>(name: &str, value: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
-    let parsed = parse(value);
-    if parsed.is_none() {
-        eprintln!("typefuzz: ignoring {name}={value:?}: {}", expected(name));
+/// The corpus directory of a run. `TYPEFUZZ_CORPUS` applied before the name was known
+/// (`Config::from_env().with_name(n)`) still gets the name's subdirectory, as documented on
+/// [`Config::corpus`].
+pub(crate) fn corpus_dir(config: &Config) -> Option<PathBuf> {
+    let corpus = config.corpus.clone()?;
+    let from_env = std::env::var_os("TYPEFUZZ_CORPUS")
+        .map(|value| PathBuf::from(value.to_string_lossy().trim()))
+        .is_some_and(|dir| dir == corpus);
+    match &config.name {
+        Some(name) if from_env => Some(corpus.join(file_name(name))),
+        _ => Some(corpus),
     }
-    parsed
+}
+
+fn parse_or_warn<T, E: std::fmt::Display>(
+    name: &str,
+    value: &str,
+    parse: fn(&str) -> Result<T, E>,
+) -> Option<T> {
+    match parse(value) {
+        Ok(parsed) => Some(parsed),
+        Err(why) => {
+            let why = why.to_string();
+            let why = if why.is_empty() {
+                expected(name).to_string()
+            } else {
+                why
+            };
+            eprintln!("typefuzz: ignoring {name}={value:?}: {why}");
+            None
+        }
+    }
 }
 
 fn expected(name: &str) -> &'static str {
@@ -566,15 +643,43 @@ fn expected(name: &str) -> &'static str {
     }
 }
 
-fn parse_u64(value: &str) -> Option<u64> {
-    value.replace('_', "").parse().ok()
+/// A count; an empty error means "malformed" (the caller says what was expected), a number too
+/// large gets its own message.
+fn parse_u64(value: &str) -> Result<u64, String> {
+    let digits = value.replace('_', "");
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.parse().map_err(|_| {
+            format!(
+                "{value} does not fit in a 64-bit count (the largest is {})",
+                u64::MAX
+            )
+        });
+    }
+    Err(String::new())
 }
 
-fn parse_bool(value: &str) -> Option<bool> {
+fn parse_bool(value: &str) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Some(true),
-        "0" | "false" | "no" | "off" => Some(false),
-        _ => None,
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(String::new()),
+    }
+}
+
+/// [`parse_duration`] for the environment: too long a duration gets its own message.
+fn parse_duration_var(value: &str) -> Result<Duration, String> {
+    match parse_duration(value) {
+        Some(duration) => Ok(duration),
+        None if value
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse::<f64>()
+            .is_ok_and(|n| n.is_finite() && n >= 0.0) =>
+        {
+            Err(format!(
+                "{value} is longer than the longest duration this platform represents"
+            ))
+        }
+        None => Err(String::new()),
     }
 }
 

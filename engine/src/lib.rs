@@ -74,11 +74,13 @@
 
 pub mod codec;
 pub mod feedback;
+pub mod fingerprint;
 pub mod mutate;
 
 mod artifacts;
 mod config;
 mod corpus;
+mod crash;
 mod executor;
 mod fuzzer;
 mod outcome;

@@ -1,9 +1,11 @@
 //! Code generation: one file per generated capability.
 
 mod codec;
+mod fingerprint;
 mod generate;
 mod mutate;
 mod shrink;
+mod structure;
 mod subterms;
 mod transition;
 
@@ -22,6 +24,8 @@ pub fn expand(container: &Container) -> TokenStream {
     let encode = codec::expand_encode(container);
     let decode = codec::expand_decode(container);
     let subterms = subterms::expand(container);
+    let fingerprint = fingerprint::expand(container);
+    let structure = structure::expand(container);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -49,7 +53,13 @@ pub fn expand(container: &Container) -> TokenStream {
                     #decode
                 }
 
+                fn fingerprint(__fingerprint: &mut ::typefuzz::__private::Fingerprint) {
+                    #fingerprint
+                }
+
                 #subterms
+
+                #structure
             }
         };
     }
