@@ -25,7 +25,18 @@ use syn::{parse_macro_input, DeriveInput};
 pub fn derive_mutate(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     derive(&input)
-        .unwrap_or_else(|error| fallback::expand(&input, error))
+        .unwrap_or_else(|error| {
+            let stub = fallback::expand(&input, error);
+            // The stub names the runtime where the type asked, if that part of its attributes
+            // parsed (its own errors are already in `error`).
+            let cx = ctxt::Ctxt::new();
+            let krate = attr::container(&cx, &input.attrs).krate;
+            let _ = cx.check();
+            match krate {
+                Some(krate) => expand::with_crate_path(stub, &krate),
+                None => stub,
+            }
+        })
         .into()
 }
 
