@@ -480,7 +480,7 @@ impl Config {
         let given = |name: &str, valid: fn(&str) -> bool| {
             var(name).is_some_and(|value| valid(value.trim()))
         };
-        let campaign = given("TYPEFUZZ_CASES", |v| parse_u64(v).is_some())
+        let campaign = given("TYPEFUZZ_CASES", |v| parse_u64(v).is_ok())
             || given("TYPEFUZZ_TIME", |v| parse_duration(v).is_some());
         let budget = Config::default()
             .with_cases(framework.cases)

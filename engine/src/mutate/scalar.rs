@@ -191,6 +191,8 @@ impl Mutate for char {
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("char");
+    }
+
     /// Classes: NUL, other control, space, digit, lower, upper, other ASCII, then two-, three- and
     /// four-byte UTF-8 characters.
     fn visit_structure(&self, structure: &mut Structure<'_>) {

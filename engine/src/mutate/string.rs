@@ -173,6 +173,8 @@ impl Mutate for String {
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("String");
+    }
+
     /// The length class (in characters), and the first and last characters' classes.
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         const TYPE: u64 = token("String");
