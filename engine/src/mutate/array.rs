@@ -11,8 +11,8 @@
 use super::vec::{can_descend, mutate_child, position, same_encoding};
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Elements whose shrink candidates are offered, and how many candidates each.

@@ -24,8 +24,8 @@
 //! ```
 
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{integer_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// AFL's interesting magnitudes (boundaries of the usual integer widths and a few round numbers),

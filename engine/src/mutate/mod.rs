@@ -24,8 +24,8 @@ pub use context::{Context, Operators};
 pub use operator::Operator;
 
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::Structure;
+use crate::fingerprint::Fingerprint;
 
 /// A type whose values typefuzz can generate, mutate, shrink and (de)serialize.
 ///

@@ -12,8 +12,8 @@
 
 use super::vec::{can_descend, mutate_child};
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// The family an `Option` or `Result` mutation uses.

@@ -7,8 +7,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::Structure;
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
 /// Delegates every operation to the boxed value.

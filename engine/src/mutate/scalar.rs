@@ -8,8 +8,8 @@
 //! - `()`: a single value, nothing to shrink.
 
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Toggles the value; shrinks `true` to `false`; encodes as one byte (decoding reads its low bit).

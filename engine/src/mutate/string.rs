@@ -13,8 +13,8 @@ use super::vec::{
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{length_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Byte offset of character number `index` (the string's length for `index == chars`).

@@ -23,8 +23,8 @@
 use super::vec::mutate_child;
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// The position of the `pick`-th `true` in `mutable`.

@@ -12,8 +12,8 @@ use std::collections::VecDeque;
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
-use crate::fingerprint::Fingerprint;
 use crate::feedback::structure::{length_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// At most this many removals (of one element or a chunk) in a shrink list.
