@@ -6,7 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::feedback::FeedbackStats;
-use crate::{codec, Mutate, Operator};
+use crate::Operator;
 
 /// Why a run stopped.
 ///
@@ -20,7 +20,8 @@ pub enum StopReason {
     /// [`Config::cases`](crate::Config::cases) non-discarded tests ran.
     #[default]
     Cases,
-    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded.
+    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded, or the
+    /// [`Config::discard_time`](crate::Config::discard_time) bound passed with discards dominating.
     Discards,
     /// [`Config::max_tests`](crate::Config::max_tests) tests ran.
     Tests,
@@ -105,6 +106,9 @@ pub struct Stats {
     pub coverage_features: u64,
     /// Distinct labels hit.
     pub label_points: u64,
+    /// Input-structure features seen (constructor paths, value classes; see
+    /// [`feedback::structure`](crate::feedback::structure)).
+    pub structure_features: u64,
     /// Seeds kept because they were interesting.
     pub seeds_found: u64,
     /// Seeds now in the valid queue.
@@ -155,8 +159,6 @@ pub(crate) struct Tally {
     /// The counters the loop updates directly.
     pub(crate) stats: Stats,
     unique: UniqueCounter,
-    /// Reused for encoding valid inputs, so the hot path does not allocate.
-    scratch: codec::Encoder,
     operators_kept: [u64; Operator::COUNT],
     status: StatusLine,
 }
@@ -171,19 +173,17 @@ impl Tally {
                 ..Stats::default()
             },
             unique: UniqueCounter::new(),
-            scratch: codec::Encoder::new(),
             operators_kept: [0; Operator::COUNT],
             status: StatusLine::new(progress),
         }
     }
 
-    /// Counts a valid (passing) input towards the distinct ones; returns its encoded length.
-    pub(crate) fn count_valid<T: Mutate>(&mut self, input: &T) -> usize {
+    /// Counts a valid (passing) input, given as its encoding (which the run made before the
+    /// call, for the crash handlers), towards the distinct ones; returns its encoded length.
+    pub(crate) fn count_valid(&mut self, encoded: &[u8]) -> usize {
         self.stats.valid += 1;
-        self.scratch.clear();
-        input.encode(&mut self.scratch);
-        self.unique.insert(self.scratch.as_bytes());
-        self.scratch.as_bytes().len()
+        self.unique.insert(encoded);
+        encoded.len()
     }
 
     /// Counts the operators of a mutant that was kept as a seed.
@@ -217,6 +217,7 @@ impl Tally {
         stats.coverage_points = feedback.coverage_points;
         stats.coverage_features = feedback.coverage_features;
         stats.label_points = feedback.label_points;
+        stats.structure_features = feedback.structure_features;
         stats.assume_sites = feedback.assume_sites;
         stats.labels = feedback.labels;
         stats.targets = feedback.targets;
@@ -402,12 +403,12 @@ mod tests {
     fn tally_counts_distinct_valid_inputs_and_kept_operators() {
         let mut tally = Tally::new(9, Some(false));
         assert_eq!(
-            tally.count_valid(&vec![1u8, 2]),
+            tally.count_valid(&crate::codec::to_bytes(&vec![1u8, 2])),
             3,
             "length byte and two bytes"
         );
-        tally.count_valid(&vec![1u8, 2]);
-        tally.count_valid(&vec![3u8]);
+        tally.count_valid(&crate::codec::to_bytes(&vec![1u8, 2]));
+        tally.count_valid(&crate::codec::to_bytes(&vec![3u8]));
         tally.count_kept(&[Operator::BitFlip, Operator::BitFlip, Operator::Insert]);
         tally.stats.tests = 3;
         tally.finish(Duration::from_secs(1), (2, 1), FeedbackStats::default());

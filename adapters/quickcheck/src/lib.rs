@@ -37,11 +37,12 @@
 //! - **Feedback**: coverage under `cargo typefuzz test`; `typefuzz::cover!`, `target!`, `assume!`
 //!   in the body; and, once an input was discarded, valid inputs of a size never seen valid
 //!   before become seeds (the engine's `valid_sizes` feedback), even without instrumentation.
-//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, with typefuzz's
-//!   default ([`Config::cases`]) as a floor — the longer budget wins;
-//!   `QUICKCHECK_MAX_TESTS` raises the discard budget, `QUICKCHECK_MIN_TESTS_PASSED` is checked;
-//!   then the `TYPEFUZZ_*` variables apply and the larger case count wins (`TYPEFUZZ_TIME=5m`
-//!   makes a campaign).
+//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, as in
+//!   quickcheck, so a plain `cargo test` costs what quickcheck's would; discards do not end the
+//!   run but are bounded by time ([`Config::for_framework`]); `QUICKCHECK_MIN_TESTS_PASSED` is
+//!   checked; then the `TYPEFUZZ_*` variables apply (`TYPEFUZZ_CASES=100000` or
+//!   `TYPEFUZZ_TIME=5m` makes a campaign). Every run keeps the seeds it found under
+//!   `target/typefuzz/corpus/` and starts from them next time ([`Config::keep_seeds`]).
 //! - **Failures** panic with quickcheck's `[quickcheck] TEST FAILED. Arguments: (...)` followed
 //!   by typefuzz's seed, statistics and the regression file
 //!   (`$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`), replayed first next time.
@@ -277,8 +278,9 @@ impl QuickCheck {
         self
     }
 
-    /// quickcheck's cap on all tests; here it only raises typefuzz's discard budget, which is
-    /// already larger by default (`QUICKCHECK_MAX_TESTS`).
+    /// quickcheck's cap on all tests (`QUICKCHECK_MAX_TESTS`). Under a plain `cargo test`
+    /// typefuzz bounds discards by time instead ([`Config::discard_time`]); in a
+    /// `TYPEFUZZ_CASES` campaign it is a floor of the discard budget.
     ///
     /// ```
     /// let qc = typefuzz_quickcheck::QuickCheck::new().max_tests(1_000_000);
@@ -362,8 +364,8 @@ impl QuickCheck {
         self
     }
 
-    /// The engine configuration this builder stands for, `TYPEFUZZ_*` variables applied; the
-    /// larger case count wins.
+    /// The engine configuration this builder stands for ([`Config::for_framework`]:
+    /// `TYPEFUZZ_*` variables and the drop-ins' budget policy applied).
     ///
     /// ```
     /// let config = typefuzz_quickcheck::QuickCheck::new().tests(300).config();

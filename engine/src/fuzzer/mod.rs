@@ -144,7 +144,7 @@ where
             artifacts: RunArtifacts::open::<T>(config, seed),
             budget: Budget::start(config),
             scheduler: Scheduler::new(config.schedule, config.max_queue),
-            feedback: Feedback::new(config.feedback),
+            feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.progress),
             applied: Vec::new(),
             _returns: PhantomData,
@@ -171,6 +171,9 @@ where
             }
             let queues = self.scheduler.queues();
             let (valid, discarded) = (queues.valid.len(), queues.discarded.len());
+            // The status line shows coverage as the run goes, not only in its last line.
+            let stats = &mut self.tally.stats;
+            (stats.coverage_points, stats.coverage_features) = self.feedback.coverage();
             self.tally.tick(valid, discarded);
         }
         self.finish_stats();
@@ -183,7 +186,7 @@ where
     /// Replays the regression file, then loads the corpus directory; inputs are run like any test,
     /// so interesting ones become seeds, and a failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
-        for bytes in self.artifacts.regression_inputs() {
+        for bytes in self.artifacts.regression_inputs::<T>() {
             self.tally.stats.regressions_replayed += 1;
             if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None) {
                 return Some(failed);
@@ -214,7 +217,8 @@ where
         let input = match pick {
             Pick::Generate => {
                 // Sizes cycle through 0..=max_size, as QuickCheck's do, so small values come early.
-                let size = (stats.generated % (self.config.max_size as u64 + 1)) as usize;
+                let cycle = (self.config.max_size as u64).saturating_add(1);
+                let size = (stats.generated % cycle) as usize;
                 stats.generated += 1;
                 self.cx.set_size(size);
                 (self.generate)(&mut self.cx)
@@ -252,7 +256,8 @@ where
                     lineage,
                 });
             }
-            Verdict::Pass => Some(self.tally.count_valid(&input)),
+            // `execute` encoded the input before the call; the unique count reuses it.
+            Verdict::Pass => Some(self.tally.count_valid(self.artifacts.last_input())),
             Verdict::Discard => {
                 self.tally.stats.discards += 1;
                 None
@@ -263,11 +268,17 @@ where
         // input was discarded); without one, every input is valid and they would only dilute
         // the seeds the other sources found.
         let valid_len = valid_len.filter(|_| self.tally.stats.discards > 0);
-        let novelty = self.feedback.observe(valid_len);
+        let mut novelty = self.feedback.observe(valid_len);
+        novelty.structure = self.feedback.observe_structure(&input);
         if novelty.is_interesting() {
             self.report_new_coverage(input, pick, novelty, valid);
         } else {
             self.scheduler.after_run(pick, false);
+        }
+        if self.feedback.take_newly_guided() {
+            // The property gives a real signal now: drop the seeds kept for their shape alone.
+            self.scheduler
+                .retain(|seed| !Feedback::structure_only(&seed.features));
         }
         None
     }
@@ -331,10 +342,9 @@ where
     fn report_failure(mut self, failed: Failed<T>) -> Report<T> {
         self.tally.stats.stop = StopReason::Failure;
         self.finish_stats();
-        let original_bytes = codec::to_bytes(&failed.input);
         // Saved before shrinking: shrinking may hang or crash the process.
-        self.artifacts.save_failure(
-            &original_bytes,
+        let original = self.artifacts.save_failure(
+            &failed.input,
             &format!("unshrunk: {:?}", failed.input),
             None,
         );
@@ -355,12 +365,25 @@ where
             config.shrink_steps,
             |candidate| artifacts.execute(property, candidate, feedback),
         );
-        let minimal_bytes = codec::to_bytes(&shrunk.minimal);
-        self.artifacts.save_failure(
-            &minimal_bytes,
+        let mut notes: Vec<String> = self.flakiness(&shrunk.minimal).into_iter().collect();
+        let original_bytes = original.as_ref().ok().cloned().flatten();
+        let minimal = self.artifacts.save_failure(
+            &shrunk.minimal,
             &format!("minimal: {:?}", shrunk.minimal),
-            Some(&original_bytes),
+            original_bytes.as_deref(),
         );
+        // Saved means the file holds the minimal input, or at least the original one.
+        let saved = matches!(minimal, Ok(Some(_))) || original_bytes.is_some();
+        let not_saved = match (minimal, original) {
+            (Err(why), _) if saved => {
+                notes.push(format!(
+                    "the minimal input was not saved ({why}); the original failing input was"
+                ));
+                None
+            }
+            (Err(why), _) | (_, Err(why)) if !saved => Some(why),
+            _ => None,
+        };
         let stats = self.tally.stats;
         let failure = Failure {
             original: failed.input,
@@ -372,7 +395,9 @@ where
             shrink_candidates: shrunk.tried,
             shrink_note: shrunk.stopped_by.map(|limit| limit.advice()),
             operators: failed.lineage,
-            regression_file: self.artifacts.regression_path(),
+            regression_file: self.artifacts.regression_path().filter(|_| saved),
+            not_saved,
+            notes,
             name: self.config.name.clone(),
             tests: stats.tests,
             discards: stats.discards,
@@ -381,6 +406,27 @@ where
             stats,
             failure: Some(failure),
         }
+    }
+
+    /// Runs the minimal input again a few times: a failure that does not repeat on the same
+    /// input depends on something else (time, global state, threads), and the user must know.
+    fn flakiness(&mut self, minimal: &T) -> Option<String> {
+        const RERUNS: u32 = 3;
+        let passed = (0..RERUNS)
+            .filter(|_| {
+                let verdict = self
+                    .artifacts
+                    .execute(&mut self.property, minimal, &self.feedback);
+                !matches!(verdict, Verdict::Fail { .. })
+            })
+            .count();
+        (passed > 0).then(|| {
+            format!(
+                "the failure is flaky: the minimal input passed {passed} of {RERUNS} re-runs, so \
+                 it depends on more than the input (time, global or thread state, randomness); \
+                 shrinking may have followed chance"
+            )
+        })
     }
 }
 
