@@ -101,7 +101,7 @@ fn typefuzz_finds_and_shrinks_it() {
     // Seeds 2 and 4-7 find it (1 and 3 do not, within the default budget).
     let report = typefuzz::quickcheck::QuickCheck::new()
         .seed(2)
-        .quicktest(insert_keeps_keys as fn(Tree, u8) -> TestResult);
+        .quicktest_typed(insert_keeps_keys as fn(Tree, u8) -> TestResult);
     let stats = report.stats.clone();
     let failure = report
         .failure
