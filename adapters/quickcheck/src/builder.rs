@@ -22,8 +22,9 @@ use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
 /// macro picks typed mutation by itself; here [`quicktest_typed`](Builder::quicktest_typed) and
 /// [`quickcheck_typed`](Builder::quickcheck_typed) ask for it.
 ///
-/// Failures are saved under a name ([`name`](Builder::name), else the test thread's name and
-/// the call's line), so builder tests replay their failures first, like the macro's.
+/// Failures are saved under a name ([`name`](Builder::name), else the test's name, which
+/// libtest gives its thread, and the call's line), so builder tests replay their failures
+/// first, like the macro's.
 ///
 /// ```
 /// # #[cfg(feature = "quickcheck1")] {
@@ -173,7 +174,8 @@ impl<V: Version> Builder<V> {
 
     /// The property's name: names the regression file and the report. Without it the builder
     /// uses the test thread's name (the test's path under `cargo test`) and the line of the
-    /// `quickcheck`/`quicktest` call; the macro uses the test's path.
+    /// `quickcheck`/`quicktest` call, and outside a test saves nothing; the macro uses the
+    /// test's path.
     ///
     /// ```
     /// # #[cfg(feature = "quickcheck1")] {
@@ -251,10 +253,17 @@ impl<V: Version> Builder<V> {
     ///
     /// ```
     /// # #[cfg(feature = "quickcheck1")] {
-    /// fn small(x: u32, y: u32) -> bool { x.wrapping_add(y) != 12_345 }
-    /// let report = typefuzz_quickcheck::QuickCheck::new().seed(1)
-    ///     .quicktest_typed(small as fn(u32, u32) -> bool);
-    /// assert!(report.stats.mutated > 0);
+    /// use quickcheck::TestResult;
+    /// // quickcheck draws `Vec`s of at most `size` elements; typed mutation grows them.
+    /// fn short(v: Vec<u8>) -> TestResult {
+    ///     if v.is_empty() {
+    ///         return TestResult::discard();
+    ///     }
+    ///     TestResult::from_bool(v.len() <= 12)
+    /// }
+    /// let report = typefuzz_quickcheck::QuickCheck::new().seed(1).size(10)
+    ///     .quicktest_typed(short as fn(Vec<u8>) -> TestResult);
+    /// assert_eq!(report.failure.unwrap().minimal.0 .0.len(), 13);
     /// # }
     /// ```
     #[track_caller]
@@ -286,16 +295,15 @@ impl<V: Version> Builder<V> {
     }
 
     /// This builder, named after the test thread and `caller`'s line unless it has a name.
+    /// Off libtest's named threads (a `main` program, a doctest) it stays unnamed and saves
+    /// nothing: a file and line alone would name unrelated programs alike.
     fn named_at(&self, caller: &Location<'_>) -> Self {
         let mut named = self.clone();
         if named.name.is_none() {
             let thread = std::thread::current();
-            let test = match thread.name() {
-                Some(name) if name != "main" => name.to_string(),
-                // Not under libtest's named threads: the file names the property.
-                _ => caller.file().trim_end_matches(".rs").to_string(),
-            };
-            named.name = Some(format!("{test}::line{}", caller.line()));
+            if let Some(test) = thread.name().filter(|name| *name != "main") {
+                named.name = Some(format!("{test}::line{}", caller.line()));
+            }
         }
         named
     }

@@ -139,11 +139,16 @@ impl<T: Generate<V> + Mutate, V: Version> Genotype<V> for Args<T, V> {
 /// # #[cfg(feature = "quickcheck1")] {
 /// use typefuzz::{codec, Context, Mutate};
 /// use typefuzz_quickcheck::{genotype::{Generated, Genotype}, v1::V1};
-/// let value = Generated::<Vec<u8>, V1>::fresh(10, 3);
+/// let value = (0..).map(|seed| Generated::<Vec<u8>, V1>::fresh(10, seed))
+///     .find(|v| !v.args().is_empty())
+///     .unwrap();
 /// let bytes = codec::to_bytes(&value);
 /// assert_eq!(codec::from_bytes::<Generated<Vec<u8>, V1>>(&bytes).args(), value.args());
+/// // Shrink candidates carry their shrink path: they round-trip too.
 /// let shrunk = &value.shrink(&mut Context::new(1))[0];
-/// assert!(shrunk.args().len() < value.args().len() || value.args().is_empty());
+/// assert!(shrunk.args().len() < value.args().len());
+/// let bytes = codec::to_bytes(shrunk);
+/// assert_eq!(codec::from_bytes::<Generated<Vec<u8>, V1>>(&bytes).args(), shrunk.args());
 /// # }
 /// ```
 pub struct Generated<T, V> {
@@ -250,10 +255,10 @@ impl<T: Generate<V>, V: Version> Mutate for Generated<T, V> {
     fn decode(input: &mut Decoder<'_>) -> Self {
         let seed = u64::from_le_bytes(input.read_array());
         // The run's size bounds what decoding may allocate (a `Vec` generated at size `n` holds
-        // at most `n` elements), whatever the bytes say.
+        // at most `n` elements), whatever the bytes say; quickcheck 1.x panics at size 0.
         let size = usize::try_from(u32::from_le_bytes(input.read_array()))
             .unwrap_or(usize::MAX)
-            .min(run_size());
+            .clamp(1, run_size().max(1));
         let len = input.read_len().min(usize::from(u8::MAX));
         let path = input
             .read_bytes(len)

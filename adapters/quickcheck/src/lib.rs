@@ -21,8 +21,6 @@
 //!         TestResult::from_bool(a / b <= a)
 //!     }
 //! }
-//! # reverse_reverse();
-//! # division();
 //! # }
 //! ```
 //!

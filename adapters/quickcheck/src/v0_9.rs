@@ -101,6 +101,5 @@ pub fn quickcheck<P: crate::bridge::Property<V0_9>>(property: P) {
 ///         xs.iter().rev().rev().eq(xs.iter())
 ///     }
 /// }
-/// # fn main() { double_reverse(); }
 /// ```
 pub use crate::__typefuzz_quickcheck_v0_9 as quickcheck;

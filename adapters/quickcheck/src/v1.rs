@@ -87,6 +87,5 @@ pub fn quickcheck<P: crate::bridge::Property<V1>>(property: P) {
 ///         xs.iter().rev().rev().eq(xs.iter())
 ///     }
 /// }
-/// # fn main() { double_reverse(); }
 /// ```
 pub use crate::__typefuzz_quickcheck_v1 as quickcheck;
