@@ -62,6 +62,8 @@ typefuzz::quickcheck! {
         assert!(xs.len() <= xs.capacity());
     }
 
+    // Attributes reach the property function (lint levels apply to items nested inside).
+    #[allow(clippy::too_many_arguments)]
     fn eight_arguments(a: u8, b: u16, c: u32, d: u64, e: i8, f: i16, g: i32, h: i64) -> bool {
         let _ = (a, b, c, d, e, f, g, h);
         true
