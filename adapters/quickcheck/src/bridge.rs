@@ -192,7 +192,16 @@ macro_rules! property_fn {
             type Args = ($($name,)*);
             #[allow(non_snake_case)]
             fn call(&self, ($($name,)*): Self::Args) -> typefuzz_engine::Outcome {
-                to_outcome(&(self)($($name),*))
+                let result = (self)($($name),*);
+                // The common `-> bool` property needs no `TestResult` (a type test the
+                // optimizer folds away).
+                match (&result as &dyn ::std::any::Any).downcast_ref::<bool>() {
+                    Some(true) => typefuzz_engine::Outcome::Pass,
+                    Some(false) => typefuzz_engine::Outcome::Fail(
+                        ::std::string::String::from("the property returned false"),
+                    ),
+                    None => to_outcome(&result),
+                }
             }
         }
     };
