@@ -6,9 +6,9 @@
 //! function pointers by [`impl_version!`]. Types are distinct per version, so quickcheck 0.9 and
 //! 1.x can both be enabled in one build without overlapping impls.
 
-use std::fmt::{self, Debug, Write as _};
+use std::fmt::Debug;
 
-use typefuzz_engine::Outcome;
+use typefuzz_engine::{DebugArgs, Outcome};
 
 /// One quickcheck major version.
 ///
@@ -66,96 +66,20 @@ pub trait Property<V: Version>: 'static {
     fn call(&self, args: Self::Args) -> Outcome;
 }
 
-/// Reads a quickcheck `TestResult` as an engine outcome, given its `is_failure()` and its
-/// `Debug` text's start (quickcheck exposes no discard accessor; its derived `Debug` starts
-/// with the status).
-pub(crate) fn outcome(is_failure: bool, result: &dyn Debug) -> Outcome {
-    if is_failure {
-        return Outcome::Fail(format!("{result:?}"));
-    }
-    if debug_prefix(result).starts_with("TestResult { status: Discard") {
-        Outcome::Discard
-    } else {
-        Outcome::Pass
-    }
-}
-
-/// The first 32 bytes of `value`'s `Debug` text, formatting no further than that.
-fn debug_prefix(value: &dyn Debug) -> String {
-    const LIMIT: usize = 32;
-    struct Prefix(String);
-    impl fmt::Write for Prefix {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            let room = LIMIT - self.0.len();
-            let mut end = s.len().min(room);
-            while !s.is_char_boundary(end) {
-                end -= 1;
-            }
-            self.0.push_str(&s[..end]);
-            if self.0.len() >= LIMIT || end < s.len() {
-                Err(fmt::Error)
-            } else {
-                Ok(())
-            }
-        }
-    }
-    let mut prefix = Prefix(String::with_capacity(LIMIT));
-    let _ = write!(prefix, "{value:?}");
-    prefix.0
-}
-
-/// Formats an argument tuple as quickcheck does: each argument's `Debug`, comma-separated.
-///
-/// ```
-/// use typefuzz_quickcheck::DebugArgs;
-/// assert_eq!((1u8, "a").debug_args(), r#"1, "a""#);
-/// assert_eq!((7u8,).debug_args(), "7");
-/// assert_eq!(().debug_args(), "");
-/// ```
-pub trait DebugArgs {
-    /// The arguments' `Debug` texts, comma-separated.
-    fn debug_args(&self) -> String;
-}
-
-impl DebugArgs for () {
-    fn debug_args(&self) -> String {
-        String::new()
-    }
-}
-
-macro_rules! debug_args {
-    ($( ($($name:ident $index:tt),+) )+) => {$(
-        impl<$($name: Debug),+> DebugArgs for ($($name,)+) {
-            fn debug_args(&self) -> String {
-                let mut out = String::new();
-                $(
-                    if $index > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "{:?}", self.$index);
-                )+
-                out
-            }
-        }
-    )+};
-}
-
-debug_args! {
-    (A 0)
-    (A 0, B 1)
-    (A 0, B 1, C 2)
-    (A 0, B 1, C 2, D 3)
-    (A 0, B 1, C 2, D 3, E 4)
-    (A 0, B 1, C 2, D 3, E 4, F 5)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
-}
+/// The failure message of a plain failure (`false`, `TestResult::failed()`): quickcheck prints
+/// no error line for it.
+pub(crate) const FAILED: &str = "the property returned false (TestResult::failed)";
 
 /// Implements [`Generate`] and [`Property`] for one quickcheck version: `$qc` is the crate,
-/// `$version` the marker type, `$gen` an expression giving a `&mut Gen` for `Testable::result`
-/// (plain results never draw from it).
+/// `$version` the marker type, `$result_gen` a function lending a `&mut Gen` for
+/// `Testable::result` (plain results never draw from it), `$probe` an expression building a
+/// `QuickCheck` runner of that version (of type `$probe_ty`); `$crate_name` and `$module` name
+/// the crate and the adapter's module in the docs.
 macro_rules! impl_version {
-    ($qc:ident, $version:ty, $result_gen:path) => {
+    (
+        $qc:ident, $crate_name:literal, $module:literal, $version:ty,
+        $result_gen:path, $probe_ty:ty, $probe:expr
+    ) => {
         impl<T: $qc::Arbitrary + ::std::fmt::Debug> $crate::bridge::Generate<$version> for T {
             fn arbitrary(gen: &mut <$version as $crate::bridge::Version>::Gen) -> Self {
                 <T as $qc::Arbitrary>::arbitrary(gen)
@@ -165,10 +89,42 @@ macro_rules! impl_version {
             }
         }
 
+        thread_local! {
+            /// A one-test quickcheck runner, used only to ask quickcheck whether a result is a
+            /// discard: `TestResult` exposes `is_failure()` and `is_error()` but no
+            /// `is_discard()`, and `quicktest` counts a passed test and skips a discarded one.
+            static DISCARD_PROBE: ::std::cell::RefCell<$probe_ty> = ::std::cell::RefCell::new($probe);
+        }
+
+        /// What a quickcheck result means to the engine, read through quickcheck's public API.
+        ///
+        /// ```
+        #[doc = concat!("use ", $crate_name, "::TestResult;")]
+        #[doc = concat!("use typefuzz_quickcheck::", $module, "::outcome;")]
+        /// use typefuzz::Outcome;
+        /// assert_eq!(outcome(TestResult::passed()), Outcome::Pass);
+        /// assert_eq!(outcome(TestResult::discard()), Outcome::Discard);
+        /// assert!(matches!(outcome(TestResult::failed()), Outcome::Fail(_)));
+        /// let Outcome::Fail(message) = outcome(TestResult::error("disk full")) else { unreachable!() };
+        /// assert!(message.contains("disk full"));
+        /// ```
+        pub fn outcome(result: $qc::TestResult) -> typefuzz_engine::Outcome {
+            if result.is_error() {
+                // The error text is private to `TestResult`; its `Debug` form shows it.
+                return typefuzz_engine::Outcome::Fail(format!("{result:?}"));
+            }
+            if result.is_failure() {
+                return typefuzz_engine::Outcome::Fail($crate::bridge::FAILED.into());
+            }
+            match DISCARD_PROBE.with(|probe| probe.borrow_mut().quicktest(result)) {
+                Ok(0) => typefuzz_engine::Outcome::Discard,
+                _ => typefuzz_engine::Outcome::Pass,
+            }
+        }
+
         /// Converts a property's result as quickcheck does.
         fn to_outcome(result: &impl $qc::Testable) -> typefuzz_engine::Outcome {
-            let result = $result_gen(|gen| result.result(gen));
-            $crate::bridge::outcome(result.is_failure(), &result)
+            outcome($result_gen(|gen| result.result(gen)))
         }
 
         $crate::bridge::property_fn!($qc, $version; );
@@ -198,7 +154,7 @@ macro_rules! property_fn {
                 match (&result as &dyn ::std::any::Any).downcast_ref::<bool>() {
                     Some(true) => typefuzz_engine::Outcome::Pass,
                     Some(false) => typefuzz_engine::Outcome::Fail(
-                        ::std::string::String::from("the property returned false"),
+                        ::std::string::String::from($crate::bridge::FAILED),
                     ),
                     None => to_outcome(&result),
                 }

@@ -5,9 +5,9 @@ use std::marker::PhantomData;
 use std::panic::Location;
 use std::sync::Once;
 
-use typefuzz_engine::{Config, Failure, FailureKind, Mutate, Report, Stats};
+use typefuzz_engine::{Config, DebugArgs, Failure, FailureKind, Framework, Mutate, Report, Stats};
 
-use crate::bridge::{DebugArgs, Property, Version};
+use crate::bridge::{Property, Version, FAILED};
 use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
 
 /// quickcheck's builder on typefuzz; `typefuzz::quickcheck::QuickCheck` is this builder for
@@ -198,19 +198,20 @@ impl<V: Version> Builder<V> {
     /// # }
     /// ```
     pub fn config(&self) -> Config {
-        let mut config = Config::default().with_cases(self.tests);
-        let discards = config.max_discards;
-        config = config.with_max_discards(discards.map(|max| max.max(self.max_tests)));
-        if let Some(seed) = self.seed {
-            config = config.with_seed(seed);
-        }
-        if let Some(name) = &self.name {
-            config = config.with_name(name.clone());
-        }
-        let mut config = config.apply_env();
-        // The longer budget wins (see the crate docs).
-        config.cases = config.cases.max(self.tests).max(Config::default().cases);
-        config
+        let quickcheck = Framework {
+            name: "quickcheck",
+            cases: self.tests,
+            max_rejects: self.max_tests,
+        };
+        Config::for_framework(quickcheck, |mut config| {
+            if let Some(seed) = self.seed {
+                config = config.with_seed(seed);
+            }
+            if let Some(name) = &self.name {
+                config = config.with_name(name.clone());
+            }
+            config
+        })
     }
 
     /// Runs `property` and returns the report, without panicking. The report's inputs are
@@ -336,12 +337,16 @@ impl<V: Version> Builder<V> {
                     .debug_args())
             );
         }
+        if let Some(message) = report.never_checked() {
+            panic!("(Unable to generate enough tests, 0 not discarded.) {message}");
+        }
         let stats = report.stats;
-        if stats.valid < self.min_tests_passed || (stats.valid == 0 && stats.tests > 0) {
+        if stats.valid < self.min_tests_passed {
             panic!(
                 "(Unable to generate enough tests, {} not discarded.) typefuzz: {} tests, seed \
-                 {}; raise TYPEFUZZ_MAX_DISCARDS or TYPEFUZZ_TIME",
-                stats.valid, stats.tests, stats.seed
+                 {}; quickcheck's min_tests_passed is {}: raise TYPEFUZZ_MAX_DISCARDS or \
+                 TYPEFUZZ_TIME",
+                stats.valid, stats.tests, stats.seed, self.min_tests_passed
             );
         }
         stats
@@ -390,7 +395,7 @@ pub fn failure_message<T>(
         }
         FailureKind::Fail => {
             let _ = writeln!(out, "[quickcheck] TEST FAILED. Arguments: ({arguments})");
-            if failure.message.contains("err: Some") {
+            if failure.message != FAILED {
                 let _ = writeln!(out, "Error: {}", failure.message);
             }
         }

@@ -87,8 +87,8 @@ pub mod v0_9;
 #[cfg(feature = "quickcheck1")]
 pub mod v1;
 
-pub use bridge::DebugArgs;
 pub use builder::{failure_message, Builder};
+pub use typefuzz_engine::DebugArgs;
 
 #[cfg(all(feature = "quickcheck09", not(feature = "quickcheck1")))]
 pub use v0_9::{quickcheck, QuickCheck};

@@ -61,7 +61,17 @@ fn with_result_gen<R>(f: impl FnOnce(&mut quickcheck::StdGen<SeededRng>) -> R) -
     RESULT_GEN.with(|gen| f(&mut gen.borrow_mut()))
 }
 
-impl_version!(quickcheck, V0_9, with_result_gen);
+impl_version!(
+    quickcheck,
+    "quickcheck09",
+    "v0_9",
+    V0_9,
+    with_result_gen,
+    quickcheck::QuickCheck<quickcheck::StdGen<SeededRng>>,
+    quickcheck::QuickCheck::with_gen(V0_9::gen(1, 0))
+        .tests(1)
+        .max_tests(1)
+);
 
 /// quickcheck 0.9's builder on typefuzz (see [`Builder`](crate::Builder)).
 pub type QuickCheck = crate::Builder<V0_9>;

@@ -33,7 +33,16 @@ fn with_result_gen<R>(f: impl FnOnce(&mut quickcheck::Gen) -> R) -> R {
     RESULT_GEN.with(|gen| f(&mut gen.borrow_mut()))
 }
 
-impl_version!(quickcheck, V1, with_result_gen);
+impl_version!(
+    quickcheck,
+    "quickcheck",
+    "v1",
+    V1,
+    with_result_gen,
+    quickcheck::QuickCheck,
+    // One per thread: it holds a `Gen`, which it seeds from the OS.
+    quickcheck::QuickCheck::new().tests(1).max_tests(1)
+);
 
 /// quickcheck 1.x's builder on typefuzz (see [`Builder`](crate::Builder)).
 pub type QuickCheck = crate::Builder<V1>;
