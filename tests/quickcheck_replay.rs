@@ -27,8 +27,9 @@ fn failure_is_saved_then_replayed_first() {
         std::env::temp_dir().join(format!("typefuzz-quickcheck-replay-{}", std::process::id()));
     let file = dir.join("regressions.txt");
     let _ = std::fs::remove_dir_all(&dir);
-    // The control, before any regression file is configured: seed 99's first generated input
-    // passes, so failing on the first test later can only come from the replay.
+    // The control, with a regression file of its own: seed 99's first generated input passes,
+    // so failing on the first test later can only come from the replay.
+    std::env::set_var("TYPEFUZZ_REGRESSIONS", dir.join("control.txt"));
     let control = typefuzz::quickcheck::QuickCheck::new()
         .seed(99)
         .quicktest(small as fn(u32, String) -> bool);
