@@ -114,8 +114,10 @@ impl<V: Version> Builder<V> {
         self
     }
 
-    /// quickcheck's cap on all tests; here it only raises typefuzz's discard budget, which is
-    /// already larger by default (`QUICKCHECK_MAX_TESTS`).
+    /// quickcheck's cap on all tests (`QUICKCHECK_MAX_TESTS`). Under a plain `cargo test`
+    /// typefuzz bounds discards by time instead
+    /// ([`Config::discard_time`](typefuzz_engine::Config::discard_time)); in a
+    /// `TYPEFUZZ_CASES` campaign it is a floor of the discard budget.
     ///
     /// ```
     /// # #[cfg(feature = "quickcheck1")] {
@@ -188,8 +190,8 @@ impl<V: Version> Builder<V> {
         self
     }
 
-    /// The engine configuration this builder stands for, `TYPEFUZZ_*` variables applied; the
-    /// larger case count wins.
+    /// The engine configuration this builder stands for ([`Config::for_framework`]:
+    /// `TYPEFUZZ_*` variables and the drop-ins' budget policy applied).
     ///
     /// ```
     /// # #[cfg(feature = "quickcheck1")] {

@@ -7,6 +7,8 @@ use std::fmt::{self, Debug};
 use std::marker::PhantomData;
 
 use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::feedback::structure::Structure;
+use typefuzz_engine::fingerprint::Fingerprint;
 use typefuzz_engine::{Context, Mutate, Operator};
 
 use crate::bridge::{Generate, Version};
@@ -111,6 +113,14 @@ impl<T: Generate<V> + Mutate, V: Version> Mutate for Args<T, V> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Args::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        self.0.visit_structure(structure);
     }
 }
 
@@ -266,6 +276,13 @@ impl<T: Generate<V>, V: Version> Mutate for Generated<T, V> {
             .map(|&index| index % ARBITRARY_SHRINKS as u8)
             .collect();
         Self::replay(seed, size, path)
+    }
+
+    /// The encoding is a seed, a size and a shrink path, whatever `T`: the name of `T` (which
+    /// has no [`Mutate`] fingerprint) keeps an entry from replaying as another type's value.
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("quickcheck::Generated");
+        fingerprint.name(std::any::type_name::<T>());
     }
 }
 

@@ -56,11 +56,14 @@
 //!   every step.
 //! - **Feedback**: coverage under `cargo typefuzz test`; `typefuzz::cover!`, `target!`, `assume!`
 //!   in the body; and the engine's feedback without instrumentation.
-//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, with typefuzz's
-//!   default ([`Config::cases`](typefuzz_engine::Config::cases)) as a floor — the longer budget
-//!   wins; `QUICKCHECK_MAX_TESTS` raises the discard budget, `QUICKCHECK_MIN_TESTS_PASSED` is
-//!   checked; then the `TYPEFUZZ_*` variables apply and the larger case count wins
-//!   (`TYPEFUZZ_TIME=5m` makes a campaign).
+//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, as in
+//!   quickcheck, so a plain `cargo test` costs what quickcheck's would; discards do not end the
+//!   run but are bounded by time
+//!   ([`Config::for_framework`](typefuzz_engine::Config::for_framework));
+//!   `QUICKCHECK_MIN_TESTS_PASSED` is checked; then the `TYPEFUZZ_*` variables apply
+//!   (`TYPEFUZZ_CASES=100000` or `TYPEFUZZ_TIME=5m` makes a campaign). Every run keeps the seeds
+//!   it found under `target/typefuzz/corpus/` and starts from them next time
+//!   ([`Config::keep_seeds`](typefuzz_engine::Config::keep_seeds)).
 //! - **Failures** panic with quickcheck's `[quickcheck] TEST FAILED. Arguments: (...)` followed
 //!   by typefuzz's seed, statistics and the regression file, replayed first next time. The
 //!   macro names it after the test's path; the builder after [`Builder::name`], else the test

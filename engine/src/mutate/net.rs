@@ -15,7 +15,7 @@ fn ipv4_to(ip: &Ipv4Addr) -> u32 {
 }
 
 via! {
-    [] Ipv4Addr => u32, ipv4_to, Ipv4Addr::from, injective
+    [] Ipv4Addr => u32, ipv4_to, Ipv4Addr::from, injective, "Ipv4Addr"
 }
 
 fn ipv6_to(ip: &Ipv6Addr) -> u128 {
@@ -23,7 +23,7 @@ fn ipv6_to(ip: &Ipv6Addr) -> u128 {
 }
 
 via! {
-    [] Ipv6Addr => u128, ipv6_to, Ipv6Addr::from, injective
+    [] Ipv6Addr => u128, ipv6_to, Ipv6Addr::from, injective, "Ipv6Addr"
 }
 
 fn ip_to(ip: &IpAddr) -> Result<Ipv4Addr, Ipv6Addr> {
@@ -41,7 +41,7 @@ fn ip_from(repr: Result<Ipv4Addr, Ipv6Addr>) -> IpAddr {
 }
 
 via! {
-    [] IpAddr => Result<Ipv4Addr, Ipv6Addr>, ip_to, ip_from, injective
+    [] IpAddr => Result<Ipv4Addr, Ipv6Addr>, ip_to, ip_from, injective, "IpAddr"
 }
 
 fn socket_v4_to(socket: &SocketAddrV4) -> (Ipv4Addr, u16) {
@@ -53,7 +53,7 @@ fn socket_v4_from((ip, port): (Ipv4Addr, u16)) -> SocketAddrV4 {
 }
 
 via! {
-    [] SocketAddrV4 => (Ipv4Addr, u16), socket_v4_to, socket_v4_from, injective
+    [] SocketAddrV4 => (Ipv4Addr, u16), socket_v4_to, socket_v4_from, injective, "SocketAddrV4"
 }
 
 fn socket_v6_to(socket: &SocketAddrV6) -> (Ipv6Addr, u16, u32, u32) {
@@ -70,7 +70,7 @@ fn socket_v6_from((ip, port, flowinfo, scope_id): (Ipv6Addr, u16, u32, u32)) -> 
 }
 
 via! {
-    [] SocketAddrV6 => (Ipv6Addr, u16, u32, u32), socket_v6_to, socket_v6_from, injective
+    [] SocketAddrV6 => (Ipv6Addr, u16, u32, u32), socket_v6_to, socket_v6_from, injective, "SocketAddrV6"
 }
 
 fn socket_to(socket: &SocketAddr) -> Result<SocketAddrV4, SocketAddrV6> {
@@ -88,7 +88,7 @@ fn socket_from(repr: Result<SocketAddrV4, SocketAddrV6>) -> SocketAddr {
 }
 
 via! {
-    [] SocketAddr => Result<SocketAddrV4, SocketAddrV6>, socket_to, socket_from, injective
+    [] SocketAddr => Result<SocketAddrV4, SocketAddrV6>, socket_to, socket_from, injective, "SocketAddr"
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ macro_rules! non_zero {
         }
 
         via! {
-            [] $t => $int, $to, $from, normalizing
+            [] $t => $int, $to, $from, normalizing, stringify!($t)
         }
     )*};
 }
@@ -50,7 +50,7 @@ fn wrapping_to<T: Clone>(w: &Wrapping<T>) -> T {
 }
 
 via! {
-    [T: Mutate] Wrapping<T> => T, wrapping_to, Wrapping, injective
+    [T: Mutate] Wrapping<T> => T, wrapping_to, Wrapping, injective, "Wrapping"
 }
 
 fn saturating_to<T: Clone>(s: &Saturating<T>) -> T {
@@ -58,7 +58,7 @@ fn saturating_to<T: Clone>(s: &Saturating<T>) -> T {
 }
 
 via! {
-    [T: Mutate] Saturating<T> => T, saturating_to, Saturating, injective
+    [T: Mutate] Saturating<T> => T, saturating_to, Saturating, injective, "Saturating"
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ fn bound_from<T>(repr: Option<(bool, T)>) -> Bound<T> {
 }
 
 via! {
-    [T: Mutate] Bound<T> => Option<(bool, T)>, bound_to, bound_from, injective
+    [T: Mutate] Bound<T> => Option<(bool, T)>, bound_to, bound_from, injective, "Bound"
 }
 
 fn range_to<T: Clone>(range: &Range<T>) -> (T, T) {
@@ -42,7 +42,7 @@ fn range_from<T>((start, end): (T, T)) -> Range<T> {
 }
 
 via! {
-    [T: Mutate] Range<T> => (T, T), range_to, range_from, injective
+    [T: Mutate] Range<T> => (T, T), range_to, range_from, injective, "Range"
 }
 
 fn range_inclusive_to<T: Clone>(range: &RangeInclusive<T>) -> (T, T) {
@@ -54,7 +54,7 @@ fn range_inclusive_from<T>((start, end): (T, T)) -> RangeInclusive<T> {
 }
 
 via! {
-    [T: Mutate] RangeInclusive<T> => (T, T), range_inclusive_to, range_inclusive_from, injective
+    [T: Mutate] RangeInclusive<T> => (T, T), range_inclusive_to, range_inclusive_from, injective, "RangeInclusive"
 }
 
 fn range_start_to<T: Clone>(range: &RangeFrom<T>) -> T {
@@ -66,7 +66,7 @@ fn range_start_from<T>(start: T) -> RangeFrom<T> {
 }
 
 via! {
-    [T: Mutate] RangeFrom<T> => T, range_start_to, range_start_from, injective
+    [T: Mutate] RangeFrom<T> => T, range_start_to, range_start_from, injective, "RangeFrom"
 }
 
 fn range_end_to<T: Clone>(range: &RangeTo<T>) -> T {
@@ -78,7 +78,7 @@ fn range_end_from<T>(end: T) -> RangeTo<T> {
 }
 
 via! {
-    [T: Mutate] RangeTo<T> => T, range_end_to, range_end_from, injective
+    [T: Mutate] RangeTo<T> => T, range_end_to, range_end_from, injective, "RangeTo"
 }
 
 fn range_to_inclusive_to<T: Clone>(range: &RangeToInclusive<T>) -> T {
@@ -90,7 +90,7 @@ fn range_to_inclusive_from<T>(end: T) -> RangeToInclusive<T> {
 }
 
 via! {
-    [T: Mutate] RangeToInclusive<T> => T, range_to_inclusive_to, range_to_inclusive_from, injective
+    [T: Mutate] RangeToInclusive<T> => T, range_to_inclusive_to, range_to_inclusive_from, injective, "RangeToInclusive"
 }
 
 fn range_full_to(_: &RangeFull) {}
@@ -100,7 +100,7 @@ fn range_full_from((): ()) -> RangeFull {
 }
 
 via! {
-    [] RangeFull => (), range_full_to, range_full_from, injective
+    [] RangeFull => (), range_full_to, range_full_from, injective, "RangeFull"
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ fn heap_to<T: Ord + Clone>(heap: &BinaryHeap<T>) -> Vec<T> {
 }
 
 via! {
-    [T: Mutate + Ord] BinaryHeap<T> => Vec<T>, heap_to, BinaryHeap::from, normalizing
+    [T: Mutate + Ord] BinaryHeap<T> => Vec<T>, heap_to, BinaryHeap::from, normalizing, "BinaryHeap"
 }
 
 fn list_to<T: Clone>(list: &LinkedList<T>) -> Vec<T> {
@@ -30,7 +30,7 @@ fn list_from<T>(elements: Vec<T>) -> LinkedList<T> {
 }
 
 via! {
-    [T: Mutate] LinkedList<T> => Vec<T>, list_to, list_from, injective
+    [T: Mutate] LinkedList<T> => Vec<T>, list_to, list_from, injective, "LinkedList"
 }
 
 /// `Box<[T]>`, `Rc<[T]>` and `Arc<[T]>` dereference to it.
@@ -39,13 +39,13 @@ fn slice_to<T: Clone>(slice: &[T]) -> Vec<T> {
 }
 
 via! {
-    [T: Mutate] Box<[T]> => Vec<T>, slice_to, Vec::into_boxed_slice, injective
+    [T: Mutate] Box<[T]> => Vec<T>, slice_to, Vec::into_boxed_slice, injective, "Box<[]>"
 }
 
 via! {
-    [T: Mutate] Rc<[T]> => Vec<T>, slice_to, Rc::from, injective
+    [T: Mutate] Rc<[T]> => Vec<T>, slice_to, Rc::from, injective, "Rc<[]>"
 }
 
 via! {
-    [T: Mutate] Arc<[T]> => Vec<T>, slice_to, Arc::from, injective
+    [T: Mutate] Arc<[T]> => Vec<T>, slice_to, Arc::from, injective, "Arc<[]>"
 }

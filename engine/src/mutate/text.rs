@@ -21,15 +21,15 @@ fn str_to(s: &str) -> String {
 }
 
 via! {
-    [] Box<str> => String, str_to, String::into_boxed_str, injective
+    [] Box<str> => String, str_to, String::into_boxed_str, injective, "Box<str>"
 }
 
 via! {
-    [] Rc<str> => String, str_to, Rc::from, injective
+    [] Rc<str> => String, str_to, Rc::from, injective, "Rc<str>"
 }
 
 via! {
-    [] Arc<str> => String, str_to, Arc::from, injective
+    [] Arc<str> => String, str_to, Arc::from, injective, "Arc<str>"
 }
 
 fn os_string_to(s: &OsStr) -> String {
@@ -37,7 +37,7 @@ fn os_string_to(s: &OsStr) -> String {
 }
 
 via! {
-    [] OsString => String, os_string_to, OsString::from, injective
+    [] OsString => String, os_string_to, OsString::from, injective, "OsString"
 }
 
 fn path_buf_to(p: &Path) -> String {
@@ -45,7 +45,7 @@ fn path_buf_to(p: &Path) -> String {
 }
 
 via! {
-    [] PathBuf => String, path_buf_to, PathBuf::from, injective
+    [] PathBuf => String, path_buf_to, PathBuf::from, injective, "PathBuf"
 }
 
 fn c_string_to(s: &CString) -> Vec<u8> {
@@ -63,7 +63,7 @@ fn c_string_from(mut bytes: Vec<u8>) -> CString {
 }
 
 via! {
-    [] CString => Vec<u8>, c_string_to, c_string_from, normalizing
+    [] CString => Vec<u8>, c_string_to, c_string_from, normalizing, "CString"
 }
 
 #[cfg(test)]

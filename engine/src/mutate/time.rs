@@ -23,7 +23,7 @@ fn duration_from((secs, nanos): (u64, u32)) -> Duration {
 }
 
 via! {
-    [] Duration => (u64, u32), duration_to, duration_from, normalizing
+    [] Duration => (u64, u32), duration_to, duration_from, normalizing, "Duration"
 }
 
 /// Whole seconds from the epoch (negative before it, rounded down) and the nanoseconds past
@@ -58,7 +58,7 @@ fn system_time_from((secs, nanos): (i64, u32)) -> SystemTime {
 }
 
 via! {
-    [] SystemTime => (i64, u32), system_time_to, system_time_from, normalizing
+    [] SystemTime => (i64, u32), system_time_to, system_time_from, normalizing, "SystemTime"
 }
 
 #[cfg(test)]

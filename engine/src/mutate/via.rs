@@ -14,9 +14,11 @@
 /// changes the representation; only a collision with the normalized value repeats).
 pub(super) const ATTEMPTS: usize = 16;
 
-/// `via! { [generics] Type => Repr, to, from, injective|normalizing }`.
+/// `via! { [generics] Type => Repr, to, from, injective|normalizing, "Name" }`: `"Name"` and
+/// the representation's fingerprint make the type's fingerprint (a stable name, not
+/// `type_name`, whose text may change between compilers).
 macro_rules! via {
-    (@common $repr:ty, $to:path, $from:path) => {
+    (@common $repr:ty, $to:path, $from:path, $name:expr) => {
         fn generate(cx: &mut $crate::Context) -> Self {
             $from(<$repr as $crate::Mutate>::generate(cx))
         }
@@ -28,10 +30,19 @@ macro_rules! via {
         fn decode(input: &mut $crate::codec::Decoder<'_>) -> Self {
             $from(<$repr as $crate::Mutate>::decode(input))
         }
+
+        fn fingerprint(fingerprint: &mut $crate::fingerprint::Fingerprint) {
+            fingerprint.name($name);
+            <$repr as $crate::Mutate>::fingerprint(fingerprint);
+        }
+
+        fn visit_structure(&self, structure: &mut $crate::feedback::structure::Structure<'_>) {
+            $crate::Mutate::visit_structure(&$to(self), structure);
+        }
     };
-    ([$($generics:tt)*] $t:ty => $repr:ty, $to:path, $from:path, injective) => {
+    ([$($generics:tt)*] $t:ty => $repr:ty, $to:path, $from:path, injective, $name:expr) => {
         impl<$($generics)*> $crate::Mutate for $t {
-            $crate::mutate::via::via!(@common $repr, $to, $from);
+            $crate::mutate::via::via!(@common $repr, $to, $from, $name);
 
             fn mutate(&mut self, cx: &mut $crate::Context) {
                 let mut repr = $to(self);
@@ -44,9 +55,9 @@ macro_rules! via {
             }
         }
     };
-    ([$($generics:tt)*] $t:ty => $repr:ty, $to:path, $from:path, normalizing) => {
+    ([$($generics:tt)*] $t:ty => $repr:ty, $to:path, $from:path, normalizing, $name:expr) => {
         impl<$($generics)*> $crate::Mutate for $t {
-            $crate::mutate::via::via!(@common $repr, $to, $from);
+            $crate::mutate::via::via!(@common $repr, $to, $from, $name);
 
             fn mutate(&mut self, cx: &mut $crate::Context) {
                 let before = $to(self);

@@ -116,6 +116,11 @@ impl<T> Scheduler<T> {
         &self.queues
     }
 
+    /// Drops every seed for which `keep` is false (see [`Queues::retain`]).
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&Seed<T>) -> bool) {
+        self.queues.retain(keep);
+    }
+
     /// Chooses the next test.
     /// `rarity` tells how often the rarest feature a seed discovered has been hit since: the
     /// lower, the more the default schedule favours the seed.
