@@ -56,7 +56,7 @@ fn main() {
     let report = typefuzz::quickcheck::QuickCheck::new()
         .tests(10_000)
         .seed(2)
-        .quicktest(insert_keeps_keys as fn(Tree, u8) -> TestResult);
+        .quicktest_typed(insert_keeps_keys as fn(Tree, u8) -> TestResult);
     match &report.failure {
         Some(failure) => println!(
             "typefuzz::quickcheck: found after {} tests ({} discarded), shrunk to a {}-node tree: {:?}",

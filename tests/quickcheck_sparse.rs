@@ -37,7 +37,7 @@ fn typefuzz_finds_and_shrinks_it() {
     let report = typefuzz::quickcheck::QuickCheck::new()
         .tests(10_000)
         .seed(2)
-        .quicktest(insert_keeps_keys as fn(Tree, u8) -> TestResult);
+        .quicktest_typed(insert_keeps_keys as fn(Tree, u8) -> TestResult);
     let stats = report.stats.clone();
     let failure = report
         .failure

@@ -41,6 +41,7 @@ impl Budget {
     }
 
     /// Which limit the run has reached, if any, after the tests counted in `stats`.
+    #[inline]
     pub(crate) fn spent(&mut self, stats: &Stats) -> Option<StopReason> {
         if stats.valid >= self.cases {
             return Some(StopReason::Cases);

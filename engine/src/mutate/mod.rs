@@ -20,6 +20,15 @@ mod string;
 mod tuple;
 mod vec;
 
+// Std types through a representation (`via`), one file per family.
+mod net;
+mod nonzero;
+mod range;
+mod sequences;
+mod text;
+mod time;
+mod via;
+
 pub use context::{Context, Operators};
 pub use operator::Operator;
 

@@ -87,10 +87,12 @@ impl<T> Policy<T> for DefaultPolicy {
                     )
                 };
                 let mut best = queue.pool[cx.below(queue.pool.len())];
+                let mut best_key = key(best);
                 for _ in 1..TOURNAMENT_SIZE {
                     let other = queue.pool[cx.below(queue.pool.len())];
-                    if key(other) > key(best) {
-                        best = other;
+                    let other_key = key(other);
+                    if other_key > best_key {
+                        (best, best_key) = (other, other_key);
                     }
                 }
                 best
