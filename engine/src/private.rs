@@ -16,5 +16,6 @@ pub use crate::feedback::assume::{
     ViaNumber as AssumeViaNumber, ViaOther as AssumeViaOther,
 };
 pub use crate::feedback::labels::Label;
+pub use crate::feedback::structure::{token as structure_token, Structure};
 pub use crate::feedback::targets::{Target, TargetValue};
 pub use crate::outcome::Discard;

@@ -91,8 +91,9 @@ impl<T> Report<T> {
         let stats = &self.stats;
         (stats.stop == StopReason::Discards && stats.valid > 0).then(|| {
             format!(
-                "typefuzz: stopped after {} discards with only {} valid tests (seed {}); raise \
-                 Config::max_discards (TYPEFUZZ_MAX_DISCARDS) for more",
+                "typefuzz: stopped after {} discards with only {} valid tests (seed {}); for \
+                 more, make a campaign (TYPEFUZZ_TIME=5m) or raise Config::max_discards \
+                 (TYPEFUZZ_MAX_DISCARDS) / Config::discard_time",
                 stats.discards, stats.valid, stats.seed
             )
         })

@@ -20,7 +20,8 @@ pub enum StopReason {
     /// [`Config::cases`](crate::Config::cases) non-discarded tests ran.
     #[default]
     Cases,
-    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded.
+    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded, or the
+    /// [`Config::discard_time`](crate::Config::discard_time) bound passed with discards dominating.
     Discards,
     /// [`Config::max_tests`](crate::Config::max_tests) tests ran.
     Tests,
@@ -105,6 +106,9 @@ pub struct Stats {
     pub coverage_features: u64,
     /// Distinct labels hit.
     pub label_points: u64,
+    /// Input-structure features seen (constructor paths, value classes; see
+    /// [`feedback::structure`](crate::feedback::structure)).
+    pub structure_features: u64,
     /// Seeds kept because they were interesting.
     pub seeds_found: u64,
     /// Seeds now in the valid queue.
@@ -208,11 +212,12 @@ impl Tally {
         stats.queue_valid = queue_valid;
         stats.queue_discarded = queue_discarded;
         stats.elapsed = elapsed;
-        stats.tests_per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
+        stats.tests_per_second = per_second(stats.tests, elapsed);
         stats.unique_valid = self.unique.count();
         stats.coverage_points = feedback.coverage_points;
         stats.coverage_features = feedback.coverage_features;
         stats.label_points = feedback.label_points;
+        stats.structure_features = feedback.structure_features;
         stats.assume_sites = feedback.assume_sites;
         stats.labels = feedback.labels;
         stats.targets = feedback.targets;
@@ -315,6 +320,18 @@ impl Hasher for Identity {
     }
 }
 
+/// Tests between two looks at the clock by the status line.
+const STATUS_CHECK_EVERY: u64 = 256;
+/// Runs shorter than this print no status line unless asked to.
+const STATUS_AFTER: Duration = Duration::from_secs(2);
+/// At most one status line per this period.
+const STATUS_PERIOD: Duration = Duration::from_secs(1);
+
+/// `tests / elapsed`, defined for a zero `elapsed`.
+fn per_second(tests: u64, elapsed: Duration) -> f64 {
+    tests as f64 / elapsed.as_secs_f64().max(1e-9)
+}
+
 /// The live status line, in libFuzzer's spirit: `#tests cov: ft: lab: corp: valid/disc exec/s:`.
 #[derive(Debug)]
 pub(crate) struct StatusLine {
@@ -332,7 +349,7 @@ impl StatusLine {
             started: Instant::now(),
             last_print: None,
             tests_at_check: 0,
-            check_every: 256,
+            check_every: STATUS_CHECK_EVERY,
         }
     }
 
@@ -344,10 +361,10 @@ impl StatusLine {
         }
         self.tests_at_check = stats.tests;
         let now = Instant::now();
-        let old_enough = self.mode == Some(true) || now - self.started >= Duration::from_secs(2);
+        let old_enough = self.mode == Some(true) || now - self.started >= STATUS_AFTER;
         let due = self
             .last_print
-            .map_or(true, |last| now - last >= Duration::from_secs(1));
+            .map_or(true, |last| now - last >= STATUS_PERIOD);
         if old_enough && due {
             self.last_print = Some(now);
             eprintln!("{}", line("pulse", stats, now - self.started));
@@ -363,7 +380,6 @@ impl StatusLine {
 }
 
 fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
-    let per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
     format!(
         "#{:<10} {event} cov: {} ft: {} lab: {} corp: {}/{} valid: {} disc: {} uniq: {} exec/s: {:.0}",
         stats.tests,
@@ -375,7 +391,7 @@ fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
         stats.valid,
         stats.discards,
         stats.unique_valid,
-        per_second
+        per_second(stats.tests, elapsed)
     )
 }
 

@@ -1,5 +1,6 @@
-//! The benchmark runner: strategies side by side on every workload, the measurement protocol of
-//! `shared/BENCHMARKS.md`, and the report (CSV, markdown, SVG charts).
+//! The benchmark runner: strategies side by side on every workload, measured ETNA's way (several
+//! trials per task with a timeout; a task is solved only when every trial finds the bug; time and
+//! tests to failure recorded per run), and the report (CSV, markdown, SVG charts).
 //!
 //! Modes (`cargo run --release -p typefuzz-bench -- <mode> [flags]`):
 //!

@@ -1,7 +1,8 @@
-//! `Mutate::shrink`: same-type subterms first, then simpler variants, then each field shrunk.
+//! `Mutate::shrink`: same-type descendants first (children, then grandchildren, ... so a node
+//! can be replaced by a descendant at any depth), then simpler variants, then each field shrunk.
 //!
 //! Every candidate is strictly smaller in the order (number of nodes, variant index): a subterm
-//! or a drop to a variant with fewer fields loses at least one node; a switch between unit
+//! (at any depth) or a drop to a variant with fewer fields loses at least one node; a switch between unit
 //! variants only goes to a lower index; a shrunk field is smaller by the field type's own order.
 
 use proc_macro2::TokenStream;
@@ -17,7 +18,7 @@ pub fn expand(container: &Container) -> TokenStream {
         .iter()
         .any(|v| v.fields.iter().any(|f| f.recursive));
     let subterms =
-        recursive_type.then(|| quote!(::typefuzz::__private::clone_subterms(self, &mut __out);));
+        recursive_type.then(|| quote!(::typefuzz::__private::clone_descendants(self, &mut __out);));
     let arms = container.variants.iter().enumerate().map(|(from_index, from)| {
         let pattern = from.pattern();
         let from_fields = from.active_fields().count();

@@ -240,6 +240,16 @@ impl<T> Queues<T> {
         }
     }
 
+    /// Drops every seed for which `keep` is false, from both queues.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Seed<T>) -> bool) {
+        let seeds = &mut self.seeds;
+        seeds.retain(|_, seed| keep(seed));
+        for queue in [&mut self.valid, &mut self.discarded] {
+            queue.fresh.retain(|id| seeds.contains_key(id));
+            queue.pool.retain(|id| seeds.contains_key(id));
+        }
+    }
+
     fn set_place(&mut self, id: SeedId, place: Place) {
         if let Some(seed) = self.seeds.get_mut(&id) {
             seed.place = place;

@@ -6,7 +6,9 @@
 //! - [`coverage`]: SanitizerCoverage 8-bit counters, bucketed as AFL does;
 //! - [`labels`]: `cover!` / `sometimes!` user coverage points;
 //! - [`targets`]: `target!` values, maximized;
-//! - [`assume`]: `assume!` closeness-to-true scores, maximized per call site.
+//! - [`assume`]: `assume!` closeness-to-true scores, maximized per call site;
+//! - [`structure`]: input-structure coverage (constructor paths, value classes), which needs
+//!   nothing from the user or the compiler.
 //!
 //! Validity (discarded or not) decides which queue an interesting input joins; the loop reads it
 //! from the [`Outcome`](crate::Outcome).
@@ -21,6 +23,7 @@ pub mod coverage;
 
 pub mod assume;
 pub mod labels;
+pub mod structure;
 pub mod targets;
 
 mod recorder;

@@ -50,6 +50,7 @@ pub(crate) struct FeedbackStats {
     pub(crate) coverage_points: u64,
     pub(crate) coverage_features: u64,
     pub(crate) label_points: u64,
+    pub(crate) structure_features: u64,
     pub(crate) assume_sites: Vec<AssumeStats>,
     /// Every registered label, so `sometimes!` conditions never satisfied show with 0 hits.
     pub(crate) labels: Vec<LabelStats>,
@@ -65,6 +66,7 @@ impl Feedback {
             coverage_points: self.coverage_points,
             coverage_features: self.coverage_features,
             label_points: self.labels_points,
+            structure_features: self.structure_features(),
             assume_sites: self.assume_sites.named(),
             labels: (0..labels::LABELS.len())
                 .map(|id| LabelStats {

@@ -52,9 +52,7 @@ impl RunArtifacts {
                 Watchdog::start(limit, report)
             });
         RunArtifacts {
-            corpus: crate::config::corpus_dir(config)
-                .as_deref()
-                .map(DiskCorpus::new),
+            corpus: config.corpus_path::<T>().as_deref().map(DiskCorpus::new),
             regressions: regression_path.as_deref().map(RegressionFile::load),
             crash_guard: CrashGuard::new(&artifact_dir, seed, &replay),
             artifact_dir,

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
@@ -44,6 +45,10 @@ impl<T: Mutate> Mutate for Box<T> {
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("Box");
         T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        (**self).visit_structure(structure);
     }
 }
 
@@ -85,6 +90,10 @@ impl<T: Mutate> Mutate for Rc<T> {
         fingerprint.name("Rc");
         T::fingerprint(fingerprint);
     }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        (**self).visit_structure(structure);
+    }
 }
 
 /// Delegates to the shared value; mutation goes through [`Arc::make_mut`].
@@ -122,5 +131,9 @@ impl<T: Mutate> Mutate for Arc<T> {
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("Arc");
         T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        (**self).visit_structure(structure);
     }
 }

@@ -8,6 +8,7 @@
 //! - `()`: a single value, nothing to shrink.
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::structure::{mix, token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
@@ -50,6 +51,11 @@ impl Mutate for bool {
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("bool");
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("bool");
+        structure.node(mix(TYPE, u64::from(*self)));
     }
 }
 
@@ -185,6 +191,24 @@ impl Mutate for char {
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("char");
+    }
+
+    /// Classes: NUL, other control, space, digit, lower, upper, other ASCII, then two-, three- and
+    /// four-byte UTF-8 characters.
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("char");
+        let c = *self;
+        let class: u64 = match c {
+            '\0' => 0,
+            _ if c.is_ascii_control() => 1,
+            ' ' => 2,
+            '0'..='9' => 3,
+            'a'..='z' => 4,
+            'A'..='Z' => 5,
+            _ if c.is_ascii() => 6,
+            _ => 5 + c.len_utf8() as u64,
+        };
+        structure.node(mix(TYPE, class));
     }
 }
 
