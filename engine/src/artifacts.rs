@@ -76,7 +76,7 @@ impl std::fmt::Display for SaveError {
 ///
 /// It is never overwritten when this build cannot read it (another format version, not text,
 /// no header): its entries would be lost. Writes re-read the file under an advisory lock
-/// (`.<name>.lock` beside it) and merge, so processes and threads saving to one file
+/// (on its directory; see `lock_beside`) and merge, so processes and threads saving to one file
 /// concurrently keep every entry; the new content is written to a temporary file in the same
 /// directory and renamed over the old one. A symlink is written through (its target is
 /// replaced, the link kept); anything that is not a regular file is never written.
@@ -323,25 +323,32 @@ fn refuse_non_regular(path: &Path) -> Result<(), SaveError> {
     }
 }
 
-/// Takes the advisory lock guarding read-modify-write of `path`: an exclusive `flock` on
-/// `.<name>.lock` in the same directory (the regression file itself is replaced by rename, so
-/// a lock on it would guard a file that is no longer there). Released when the guard drops.
+/// Takes the advisory lock guarding read-modify-write of `path`, released when the guard
+/// drops. The regression file itself is replaced by rename, so a lock on it would guard a file
+/// that is no longer there: on Unix the lock is an exclusive `flock` on the file's directory
+/// (which leaves nothing behind in a directory users commit); elsewhere, where a directory
+/// cannot be opened as a file, on `.<name>.lock` beside the file.
 fn lock_beside(path: &Path) -> Result<fs::File, SaveError> {
     let dir = directory_of(path);
     fs::create_dir_all(&dir).map_err(|error| SaveError(error.to_string()))?;
-    let lock_path = dir.join(format!(".{}.lock", file_name_of(path)));
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&lock_path)
-        .map_err(|error| {
-            SaveError(format!(
-                "cannot open the lock file {}: {error}",
-                lock_path.display()
-            ))
-        })?;
+    let (lock_path, opened) = if cfg!(unix) {
+        (dir.clone(), fs::File::open(&dir))
+    } else {
+        let lock_path = dir.join(format!(".{}.lock", file_name_of(path)));
+        let opened = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path);
+        (lock_path, opened)
+    };
+    let file = opened.map_err(|error| {
+        SaveError(format!(
+            "cannot open {} to lock it: {error}",
+            lock_path.display()
+        ))
+    })?;
     fs4::FileExt::lock(&file)
         .map_err(|error| SaveError(format!("cannot lock {}: {error}", lock_path.display())))?;
     Ok(file)

@@ -165,6 +165,11 @@ pub struct Config {
     /// The regression file: failing inputs are saved there and replayed first on every run.
     /// Default `None`, which means `$CARGO_MANIFEST_DIR/typefuzz-regressions/<name>.txt` when
     /// [`name`](Config::name) is set, and no persistence otherwise. `TYPEFUZZ_REGRESSIONS`.
+    /// A directory (one that exists, or a path ending in `/`) holds one file per test,
+    /// `<dir>/<name>.txt`, so tests sharing the variable never share a file. Entries record the
+    /// [fingerprint](crate::fingerprint) of the type that wrote them and are replayed only into
+    /// that shape. Inputs that ended the process (crash, hang) are saved as `crash-<sha1>` and
+    /// `hang-<sha1>` in `<file stem>.artifacts/` beside the file and replayed first.
     pub regressions: Option<PathBuf>,
     /// The property's name (adapters use the test's path), used for file names and reports.
     /// Default `None`.
