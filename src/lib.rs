@@ -153,10 +153,10 @@ pub use typefuzz_proptest as proptest;
 #[cfg(feature = "proptest")]
 pub use typefuzz_proptest::proptest;
 
-/// The quickcheck drop-in (feature `quickcheck`): [`quickcheck!`] and the function API
+/// The quickcheck drop-in (feature `quickcheck` for quickcheck 1.x, `quickcheck09` for 0.9): [`quickcheck!`] and the function API
 /// `typefuzz::quickcheck::quickcheck` / `typefuzz::quickcheck::QuickCheck`; see the module's docs.
-#[cfg(feature = "quickcheck")]
+#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
 pub use typefuzz_quickcheck as quickcheck;
 
-#[cfg(feature = "quickcheck")]
+#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
 pub use typefuzz_quickcheck::quickcheck;

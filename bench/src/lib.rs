@@ -12,8 +12,8 @@
 //!   quickcheck's on the same failing inputs;
 //! - [`runner`]: the benchmark runner and its report (`cargo run --release -p typefuzz-bench -- quick`).
 //!
-//! The specification of each workload is `shared/BENCHMARKS.md`; every property returns a
-//! [`Verdict`].
+//! Each workload's module documents its specification (types, generators, properties and
+//! injected bugs); every property returns a [`Verdict`].
 //!
 //! ```
 //! use typefuzz_bench::{ifc, Verdict};

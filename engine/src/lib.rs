@@ -74,11 +74,13 @@
 
 pub mod codec;
 pub mod feedback;
+pub mod fingerprint;
 pub mod mutate;
 
 mod artifacts;
 mod config;
 mod corpus;
+mod crash;
 mod executor;
 mod fuzzer;
 mod outcome;
@@ -91,7 +93,7 @@ mod stats;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use config::{Config, FeedbackSources, Framework, Schedule};
+pub use config::{Config, FeedbackSources, Framework, Schedule, DISCARD_TIME};
 pub use executor::{run_once, Verdict};
 pub use fuzzer::check;
 pub use mutate::{Context, Mutate, Operator, Operators};

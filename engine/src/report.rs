@@ -91,8 +91,9 @@ impl<T> Report<T> {
         let stats = &self.stats;
         (stats.stop == StopReason::Discards && stats.valid > 0).then(|| {
             format!(
-                "typefuzz: stopped after {} discards with only {} valid tests (seed {}); raise \
-                 Config::max_discards (TYPEFUZZ_MAX_DISCARDS) for more",
+                "typefuzz: stopped after {} discards with only {} valid tests (seed {}); for \
+                 more, make a campaign (TYPEFUZZ_TIME=5m) or raise Config::max_discards \
+                 (TYPEFUZZ_MAX_DISCARDS) / Config::discard_time",
                 stats.discards, stats.valid, stats.seed
             )
         })
@@ -134,8 +135,14 @@ pub struct Failure<T> {
     /// The mutation operators that produced the failing input from a generated value (most
     /// recent 64), empty if it was generated, replayed or loaded.
     pub operators: Vec<Operator>,
-    /// Where the failing input was saved, to be replayed first on the next run.
+    /// Where the failing input was saved, to be replayed first on the next run; `None` if it
+    /// was not saved.
     pub regression_file: Option<PathBuf>,
+    /// Why the failing input was not saved although a regression file was configured (the file
+    /// is unreadable or not a regular file, the input is deeper than the codec's bound, ...).
+    pub not_saved: Option<String>,
+    /// What else the engine noticed about this failure (e.g. that it is flaky).
+    pub notes: Vec<String>,
     /// The property's name, if configured.
     pub name: Option<String>,
     /// Tests run until the failure.
@@ -218,17 +225,29 @@ impl<T> Failure<T> {
             let ops: Vec<&str> = self.operators.iter().map(|op| op.name()).collect();
             writeln!(out, "produced by: generate, then {}", ops.join(" > "))?;
         }
+        for note in &self.notes {
+            writeln!(out, "note: {note}")?;
+        }
         for note in notes {
             writeln!(out, "{note}")?;
         }
-        writeln!(out, "replay this run: TYPEFUZZ_SEED={}", self.seed)?;
-        match &self.regression_file {
-            Some(path) => write!(
+        // The seed is read from `TYPEFUZZ_SEED` only by configurations built with
+        // `Config::from_env`/`apply_env` (every adapter's), so both ways are named.
+        writeln!(
+            out,
+            "replay this run: TYPEFUZZ_SEED={} (or Config::with_seed({}) where the config does \
+             not read the environment)",
+            self.seed, self.seed
+        )?;
+        // Never "saved" unless the write succeeded.
+        match (&self.regression_file, &self.not_saved) {
+            (Some(path), _) => write!(
                 out,
                 "saved to {} (replayed first on the next run)",
                 path.display()
             ),
-            None => write!(
+            (None, Some(why)) => write!(out, "not saved: {why}"),
+            (None, None) => write!(
                 out,
                 "not saved: the property has no name (Config::name) and no regression file \
                  (Config::regressions)"

@@ -6,7 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::feedback::FeedbackStats;
-use crate::{codec, Mutate, Operator};
+use crate::Operator;
 
 /// Why a run stopped.
 ///
@@ -20,7 +20,8 @@ pub enum StopReason {
     /// [`Config::cases`](crate::Config::cases) non-discarded tests ran.
     #[default]
     Cases,
-    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded.
+    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded, or the
+    /// [`Config::discard_time`](crate::Config::discard_time) bound passed with discards dominating.
     Discards,
     /// [`Config::max_tests`](crate::Config::max_tests) tests ran.
     Tests,
@@ -158,8 +159,6 @@ pub(crate) struct Tally {
     /// The counters the loop updates directly.
     pub(crate) stats: Stats,
     unique: UniqueCounter,
-    /// Reused for encoding valid inputs, so the hot path does not allocate.
-    scratch: codec::Encoder,
     operators_kept: [u64; Operator::COUNT],
     status: StatusLine,
 }
@@ -174,19 +173,17 @@ impl Tally {
                 ..Stats::default()
             },
             unique: UniqueCounter::new(),
-            scratch: codec::Encoder::new(),
             operators_kept: [0; Operator::COUNT],
             status: StatusLine::new(progress),
         }
     }
 
-    /// Counts a valid (passing) input towards the distinct ones; returns its encoded length.
-    pub(crate) fn count_valid<T: Mutate>(&mut self, input: &T) -> usize {
+    /// Counts a valid (passing) input, given as its encoding (which the run made before the
+    /// call, for the crash handlers), towards the distinct ones; returns its encoded length.
+    pub(crate) fn count_valid(&mut self, encoded: &[u8]) -> usize {
         self.stats.valid += 1;
-        self.scratch.clear();
-        input.encode(&mut self.scratch);
-        self.unique.insert(self.scratch.as_bytes());
-        self.scratch.as_bytes().len()
+        self.unique.insert(encoded);
+        encoded.len()
     }
 
     /// Counts the operators of a mutant that was kept as a seed.
@@ -215,7 +212,7 @@ impl Tally {
         stats.queue_valid = queue_valid;
         stats.queue_discarded = queue_discarded;
         stats.elapsed = elapsed;
-        stats.tests_per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
+        stats.tests_per_second = per_second(stats.tests, elapsed);
         stats.unique_valid = self.unique.count();
         stats.coverage_points = feedback.coverage_points;
         stats.coverage_features = feedback.coverage_features;
@@ -323,6 +320,18 @@ impl Hasher for Identity {
     }
 }
 
+/// Tests between two looks at the clock by the status line.
+const STATUS_CHECK_EVERY: u64 = 256;
+/// Runs shorter than this print no status line unless asked to.
+const STATUS_AFTER: Duration = Duration::from_secs(2);
+/// At most one status line per this period.
+const STATUS_PERIOD: Duration = Duration::from_secs(1);
+
+/// `tests / elapsed`, defined for a zero `elapsed`.
+fn per_second(tests: u64, elapsed: Duration) -> f64 {
+    tests as f64 / elapsed.as_secs_f64().max(1e-9)
+}
+
 /// The live status line, in libFuzzer's spirit: `#tests cov: ft: lab: corp: valid/disc exec/s:`.
 #[derive(Debug)]
 pub(crate) struct StatusLine {
@@ -340,7 +349,7 @@ impl StatusLine {
             started: Instant::now(),
             last_print: None,
             tests_at_check: 0,
-            check_every: 256,
+            check_every: STATUS_CHECK_EVERY,
         }
     }
 
@@ -352,10 +361,10 @@ impl StatusLine {
         }
         self.tests_at_check = stats.tests;
         let now = Instant::now();
-        let old_enough = self.mode == Some(true) || now - self.started >= Duration::from_secs(2);
+        let old_enough = self.mode == Some(true) || now - self.started >= STATUS_AFTER;
         let due = self
             .last_print
-            .map_or(true, |last| now - last >= Duration::from_secs(1));
+            .map_or(true, |last| now - last >= STATUS_PERIOD);
         if old_enough && due {
             self.last_print = Some(now);
             eprintln!("{}", line("pulse", stats, now - self.started));
@@ -371,7 +380,6 @@ impl StatusLine {
 }
 
 fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
-    let per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
     format!(
         "#{:<10} {event} cov: {} ft: {} lab: {} corp: {}/{} valid: {} disc: {} uniq: {} exec/s: {:.0}",
         stats.tests,
@@ -383,7 +391,7 @@ fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
         stats.valid,
         stats.discards,
         stats.unique_valid,
-        per_second
+        per_second(stats.tests, elapsed)
     )
 }
 
@@ -395,12 +403,12 @@ mod tests {
     fn tally_counts_distinct_valid_inputs_and_kept_operators() {
         let mut tally = Tally::new(9, Some(false));
         assert_eq!(
-            tally.count_valid(&vec![1u8, 2]),
+            tally.count_valid(&crate::codec::to_bytes(&vec![1u8, 2])),
             3,
             "length byte and two bytes"
         );
-        tally.count_valid(&vec![1u8, 2]);
-        tally.count_valid(&vec![3u8]);
+        tally.count_valid(&crate::codec::to_bytes(&vec![1u8, 2]));
+        tally.count_valid(&crate::codec::to_bytes(&vec![3u8]));
         tally.count_kept(&[Operator::BitFlip, Operator::BitFlip, Operator::Insert]);
         tally.stats.tests = 3;
         tally.finish(Duration::from_secs(1), (2, 1), FeedbackStats::default());

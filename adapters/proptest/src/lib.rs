@@ -44,14 +44,16 @@
 //!   of them, once `prop_assume!` has rejected an input, valid inputs of a size never seen valid
 //!   before become seeds (the engine's `valid_sizes` feedback), so the search climbs from small
 //!   valid inputs to bigger ones — what makes sparse preconditions reachable.
-//! - **`ProptestConfig`.** `cases` counts non-discarded tests (typefuzz's own default,
-//!   [`Config::cases`], is a floor: the longer budget wins); `max_global_rejects` does not abort
-//!   the run (typefuzz climbs out of discards) but exceeding it is reported; `timeout` is the
+//! - **`ProptestConfig`.** `cases` counts non-discarded tests, as in proptest, so a plain
+//!   `cargo test` costs what proptest's would; `max_global_rejects` does not abort the run
+//!   (typefuzz climbs out of discards, which are bounded by time instead:
+//!   [`Config::for_framework`]) but exceeding it is reported; `timeout` is the
 //!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;
 //!   `max_shrink_time`/`max_shrink_iters` bound shrinking; `failure_persistence: None` disables
 //!   the regression file. `PROPTEST_*` variables apply as in proptest, then the `TYPEFUZZ_*`
-//!   variables ([`Config::apply_env`]); when both set a number of cases the larger wins, and
-//!   `TYPEFUZZ_TIME=5m cargo test` turns the test into a five-minute campaign.
+//!   variables ([`Config::apply_env`]): `TYPEFUZZ_CASES=100000` or `TYPEFUZZ_TIME=5m cargo test`
+//!   turns the test into a campaign. Every run keeps the seeds it found under
+//!   `target/typefuzz/corpus/` and starts from them next time ([`Config::keep_seeds`]).
 //! - **Failures** panic with proptest's first line (`Test failed: <message>; minimal failing
 //!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file.
 //!   The regression file is `$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`
@@ -110,15 +112,15 @@ use typefuzz_engine::{Config, Context, Failure, Framework, Mutate, Outcome, Repo
 /// ```
 pub use typefuzz_engine::DebugArgs as NamedArgs;
 
-/// Translates a proptest configuration into the engine's, then applies the `TYPEFUZZ_*`
-/// environment variables; the larger of the two case counts wins.
+/// Translates a proptest configuration into the engine's with [`Config::for_framework`] (which
+/// applies the `TYPEFUZZ_*` environment variables and the budget policy shared by the drop-ins).
 ///
 /// `cases` becomes [`Config::cases`], `timeout` (milliseconds, 0 = none) the per-test limit
 /// [`Config::test_timeout`], `rng_seed: Fixed(n)` the seed, `max_shrink_time` (ms) and
 /// `max_shrink_iters` the shrink bounds when set, and `test_name` the property's name (which
 /// places the regression file), unless `failure_persistence` is `None`. `max_global_rejects` is
-/// not a stop condition: typefuzz keeps its own discard budget ([`Config::max_discards`], at least
-/// `max_global_rejects`) and only reports when proptest would have given up.
+/// not a stop condition: discards are bounded by time ([`Config::discard_time`]), and exceeding
+/// it is only reported.
 ///
 /// ```
 /// use proptest::test_runner::{Config as ProptestConfig, RngSeed};

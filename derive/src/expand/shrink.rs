@@ -58,8 +58,10 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
-    // Candidates clone subterms, and derived `Clone` recurses once per level: a value deeper
-    // than the mutation bound is left unshrunk rather than risking a stack overflow.
+    // A value deeper than the mutation bound gets only its same-type subterms as candidates
+    // (pushed first): each is at least one level shallower, so shrinking makes progress (one
+    // clone per candidate, bounded by the shrink budget) without descending into fields level
+    // by level, which would clone the deep value once per level.
     let too_deep = recursive_type.then(|| {
         quote! {
             if ::typefuzz::__private::deeper_than(self, ::typefuzz::__private::MAX_MUTATION_DEPTH) {
@@ -69,8 +71,8 @@ pub fn expand(container: &Container) -> TokenStream {
     });
     quote! {
         let mut __out = ::typefuzz::__private::Vec::new();
-        #too_deep
         #subterms
+        #too_deep
         match self { #(#arms)* }
         __out
     }

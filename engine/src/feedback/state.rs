@@ -124,6 +124,11 @@ impl Feedback {
         self.assume_sites = assume_sites;
     }
 
+    /// Coverage counters hit and coverage features seen so far (for the live status line).
+    pub(crate) fn coverage(&self) -> (u64, u64) {
+        (self.coverage_points, self.coverage_features)
+    }
+
     /// The features the last run discovered.
     pub(crate) fn discovered(&self) -> &[Feature] {
         &self.discovered

@@ -19,6 +19,9 @@ pub(crate) struct Budget {
     max_tests: Option<u64>,
     started: Instant,
     deadline: Option<Instant>,
+    /// [`Config::discard_time`]: past this, a run whose discards are at least half its tests
+    /// stops.
+    discard_deadline: Option<Instant>,
     clock: Clock,
 }
 
@@ -32,11 +35,13 @@ impl Budget {
             max_tests: config.max_tests,
             started,
             deadline: config.time.and_then(|t| started.checked_add(t)),
+            discard_deadline: config.discard_time.and_then(|t| started.checked_add(t)),
             clock: Clock::new(started),
         }
     }
 
     /// Which limit the run has reached, if any, after the tests counted in `stats`.
+    #[inline]
     pub(crate) fn spent(&mut self, stats: &Stats) -> Option<StopReason> {
         if stats.valid >= self.cases {
             return Some(StopReason::Cases);
@@ -47,9 +52,19 @@ impl Budget {
         if self.max_tests.is_some_and(|max| stats.tests >= max) {
             return Some(StopReason::Tests);
         }
-        let deadline = self.deadline?;
+        let discard_deadline = self
+            .discard_deadline
+            .filter(|_| stats.discards >= stats.valid);
+        if self.deadline.is_none() && discard_deadline.is_none() {
+            return None;
+        }
         let now = self.clock.read(stats.tests)?;
-        (now >= deadline).then_some(StopReason::Time)
+        if self.deadline.is_some_and(|deadline| now >= deadline) {
+            return Some(StopReason::Time);
+        }
+        discard_deadline
+            .is_some_and(|deadline| now >= deadline)
+            .then_some(StopReason::Discards)
     }
 
     /// Time since the run started.
@@ -132,6 +147,17 @@ mod tests {
             .with_time(Duration::ZERO);
         let mut budget = Budget::start(&config);
         assert_eq!(budget.spent(&stats(0, 0)), Some(StopReason::Time));
+    }
+
+    #[test]
+    fn the_discard_time_stops_only_runs_that_mostly_discard() {
+        let config = Config::default()
+            .with_cases(u64::MAX)
+            .with_max_discards(None)
+            .with_discard_time(Some(Duration::ZERO));
+        let mut budget = Budget::start(&config);
+        assert_eq!(budget.spent(&stats(10, 3)), None, "mostly valid: runs on");
+        assert_eq!(budget.spent(&stats(3, 10)), Some(StopReason::Discards));
     }
 
     #[test]

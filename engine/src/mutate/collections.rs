@@ -26,6 +26,7 @@ use super::vec::{
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{length_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// How many fresh keys an Insert tries before concluding that the key space is (nearly) full.
@@ -400,6 +401,12 @@ where
         decode_table(input)
     }
 
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("HashMap");
+        K::fingerprint(fingerprint);
+        V::fingerprint(fingerprint);
+    }
+
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_table(self, token("HashMap"), structure);
     }
@@ -438,6 +445,12 @@ impl<K: Mutate + Ord, V: Mutate> Mutate for BTreeMap<K, V> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("BTreeMap");
+        K::fingerprint(fingerprint);
+        V::fingerprint(fingerprint);
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
@@ -484,6 +497,11 @@ where
         decode_table(input)
     }
 
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("HashSet");
+        T::fingerprint(fingerprint);
+    }
+
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_table(self, token("HashSet"), structure);
     }
@@ -517,6 +535,11 @@ impl<T: Mutate + Ord> Mutate for BTreeSet<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("BTreeSet");
+        T::fingerprint(fingerprint);
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {

@@ -25,6 +25,7 @@
 
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 macro_rules! float_impls {
@@ -105,6 +106,10 @@ macro_rules! float_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$t>::from_bits(<$bits>::from_le_bytes(input.read_array()))
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name(stringify!($t));
             }
 
             fn visit_structure(&self, structure: &mut Structure<'_>) {

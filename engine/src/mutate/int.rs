@@ -25,6 +25,7 @@
 
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{integer_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// AFL's interesting magnitudes (boundaries of the usual integer widths and a few round numbers),
@@ -185,6 +186,10 @@ macro_rules! int_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$wide>::from_le_bytes(input.read_array()) as $t
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name(stringify!($t));
             }
 
             fn visit_structure(&self, structure: &mut Structure<'_>) {

@@ -13,6 +13,7 @@
 use super::vec::{can_descend, mutate_child};
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// The family an `Option` or `Result` mutation uses.
@@ -123,6 +124,11 @@ impl<T: Mutate> Mutate for Option<T> {
         }
     }
 
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Option");
+        T::fingerprint(fingerprint);
+    }
+
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         const NONE: u64 = token("Option::None");
         const SOME: u64 = token("Option::Some");
@@ -214,6 +220,12 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
             0 => Ok(T::decode(input)),
             _ => Err(E::decode(input)),
         }
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Result");
+        T::fingerprint(fingerprint);
+        E::fingerprint(fingerprint);
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {

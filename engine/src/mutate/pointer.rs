@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::Structure;
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
 /// Delegates every operation to the boxed value.
@@ -39,6 +40,11 @@ impl<T: Mutate> Mutate for Box<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Box::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Box");
+        T::fingerprint(fingerprint);
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
@@ -80,6 +86,11 @@ impl<T: Mutate> Mutate for Rc<T> {
         Rc::new(T::decode(input))
     }
 
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Rc");
+        T::fingerprint(fingerprint);
+    }
+
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         (**self).visit_structure(structure);
     }
@@ -115,6 +126,11 @@ impl<T: Mutate> Mutate for Arc<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Arc::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Arc");
+        T::fingerprint(fingerprint);
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {

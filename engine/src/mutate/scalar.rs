@@ -9,6 +9,7 @@
 
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Toggles the value; shrinks `true` to `false`; encodes as one byte (decoding reads its low bit).
@@ -46,6 +47,10 @@ impl Mutate for bool {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte() & 1 == 1
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("bool");
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
@@ -184,6 +189,10 @@ impl Mutate for char {
         char::from_u32(code % (char::MAX as u32 + 1)).unwrap_or(char::REPLACEMENT_CHARACTER)
     }
 
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("char");
+    }
+
     /// Classes: NUL, other control, space, digit, lower, upper, other ASCII, then two-, three- and
     /// four-byte UTF-8 characters.
     fn visit_structure(&self, structure: &mut Structure<'_>) {
@@ -229,6 +238,10 @@ impl Mutate for () {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte();
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("()");
     }
 }
 

@@ -14,6 +14,7 @@ use super::vec::{
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{length_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Byte offset of character number `index` (the string's length for `index == chars`).
@@ -168,6 +169,10 @@ impl Mutate for String {
     fn decode(input: &mut Decoder<'_>) -> Self {
         let len = input.read_len();
         String::from_utf8_lossy(input.read_bytes(len)).into_owned()
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("String");
     }
 
     /// The length class (in characters), and the first and last characters' classes.

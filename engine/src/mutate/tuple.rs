@@ -24,6 +24,7 @@ use super::vec::mutate_child;
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// The position of the `pick`-th `true` in `mutable`.
@@ -79,6 +80,12 @@ macro_rules! tuple_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 ($($name::decode(input),)+)
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name("tuple");
+                fingerprint.number([$($index),+].len() as u64);
+                $($name::fingerprint(fingerprint);)+
             }
 
             fn visit_structure(&self, structure: &mut Structure<'_>) {

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::structure::{length_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// At most this many removals (of one element or a chunk) in a shrink list.
@@ -320,6 +321,11 @@ impl<T: Mutate> Mutate for Vec<T> {
         decode_sequence(input)
     }
 
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Vec");
+        T::fingerprint(fingerprint);
+    }
+
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_elements(token("Vec"), self.len(), self.iter(), structure);
     }
@@ -357,6 +363,11 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_sequence(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("VecDeque");
+        T::fingerprint(fingerprint);
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {

@@ -31,8 +31,10 @@ const TOURNAMENT_SIZE: usize = 3;
 const EVICTION_TOURNAMENT_SIZE: usize = 4;
 /// One test in this many stacks several mutations...
 const STACK_ONE_IN: usize = 4;
-/// ...between these many (inclusive); the others apply one.
+/// ...between these many (inclusive)...
 const STACKED_MUTATIONS: (u32, u32) = (2, 4);
+/// ...and the others apply one.
+const UNSTACKED: u32 = 1;
 /// A seed whose mutant is kept gets its base energy multiplied by this (doubled).
 const PRODUCTIVE_ENERGY_FACTOR: u32 = 2;
 /// Energy of a valid seed of average novelty at depth 0.
@@ -85,10 +87,12 @@ impl<T> Policy<T> for DefaultPolicy {
                     )
                 };
                 let mut best = queue.pool[cx.below(queue.pool.len())];
+                let mut best_key = key(best);
                 for _ in 1..TOURNAMENT_SIZE {
                     let other = queue.pool[cx.below(queue.pool.len())];
-                    if key(other) > key(best) {
-                        best = other;
+                    let other_key = key(other);
+                    if other_key > best_key {
+                        (best, best_key) = (other, other_key);
                     }
                 }
                 best
@@ -96,7 +100,7 @@ impl<T> Policy<T> for DefaultPolicy {
         };
         let (fewest, most) = STACKED_MUTATIONS;
         let mutations = if cx.below(STACK_ONE_IN) != 0 {
-            1
+            UNSTACKED
         } else {
             fewest + cx.below((most - fewest + 1) as usize) as u32
         };

@@ -165,8 +165,9 @@ impl<T> Scheduler<T> {
     /// Searches that find a sparse bug tend to find it early or to sink into a region where
     /// nothing new happens; independent restarts with growing epochs turn that all-or-nothing
     /// behaviour into a steady chance per epoch.
+    #[inline]
     pub(crate) fn restart_if_stagnated(&mut self) -> bool {
-        if !self.policy.restarts() || !self.stagnation.restart_due() {
+        if !self.stagnation.restart_due() || !self.policy.restarts() {
             return false;
         }
         self.queues = Queues::new(self.queues.capacity);
