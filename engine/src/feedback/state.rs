@@ -141,13 +141,8 @@ impl Feedback {
                 u64::from(self.counter_hits.get(index as usize).copied().unwrap_or(0))
             }
             Feature::Label(id) => self.label_hits.get(id as usize).copied().unwrap_or(0),
-            // Once another source guides the run, structure counts are no longer kept up to
-            // date, so they must not make old structure seeds look rare.
-            Feature::Structure(_) if self.guided => u64::MAX,
-            Feature::Structure(index) => self
-                .structure
-                .as_ref()
-                .map_or(u64::MAX, |map| map.frequency(index)),
+            // Structure features are not counted (see `StructureMap`): never rare.
+            Feature::Structure(_) => u64::MAX,
             Feature::Score => u64::MAX,
         }
     }
