@@ -56,24 +56,11 @@ impl Input for VectorInput {
     }
 }
 
-/// The model: what the vector should contain after the operations.
-fn vector_model(input: &VectorInput) -> VecDeque<i32> {
-    let mut model: VecDeque<i32> = input.items.iter().copied().collect();
-    for op in &input.ops {
-        match *op {
-            VecOp::PushBack(x) => model.push_back(x),
-            VecOp::PushFront(x) => model.push_front(x),
-            VecOp::PopBack => drop(model.pop_back()),
-            VecOp::PopFront => drop(model.pop_front()),
-        }
-    }
-    model
-}
-
-/// Builds `$krate::Vector` from the input and replays its operations.
+/// Builds a `$vector` (`im::Vector`, or the `VecDeque` model) from the input's items and replays
+/// its operations on it.
 macro_rules! replay_vector {
-    ($krate:ident, $input:expr) => {{
-        let mut vector = $krate::Vector::from($input.items.clone());
+    ($vector:ty, $input:expr) => {{
+        let mut vector = <$vector>::from($input.items.clone());
         for op in &$input.ops {
             match *op {
                 VecOp::PushBack(x) => vector.push_back(x),
@@ -88,14 +75,15 @@ macro_rules! replay_vector {
 
 /// Consuming the replayed vector from the back yields the model's contents reversed.
 fn vector_into_iter_property(build: Build, input: &VectorInput) -> Verdict {
-    let expected: Vec<i32> = vector_model(input).into_iter().rev().collect();
+    let model = replay_vector!(VecDeque<i32>, input);
+    let expected: Vec<i32> = model.into_iter().rev().collect();
     let actual: Option<Vec<i32>> = match build {
         Build::Buggy => {
-            let vector = replay_vector!(im_14_1_0, input);
+            let vector = replay_vector!(im_14_1_0::Vector<i32>, input);
             outcome(|| vector.into_iter().rev().collect())
         }
         Build::Fixed => {
-            let vector = replay_vector!(im_15_0_0, input);
+            let vector = replay_vector!(im_15_0_0::Vector<i32>, input);
             outcome(|| vector.into_iter().rev().collect())
         }
     };

@@ -16,9 +16,13 @@ use proptest::strategy::BoxedStrategy;
 use super::{outcome, verdict, Bug, Build, Case, Input};
 use crate::Verdict;
 
-/// Inputs above this many results are outside the properties' domain (discarded), so that a
-/// mutated input cannot ask for billions of combinations.
+/// Inputs above this many results, or longer than [`MAX_LEN`], are outside the properties'
+/// domain (discarded), so that a mutated input cannot ask for billions of combinations or a
+/// product of thousands of iterators.
 const MAX_RESULTS: usize = 4096;
+
+/// The longest `items` / `lists` the properties accept (above the naive strategies' 10).
+const MAX_LEN: usize = 16;
 
 /// `items.into_iter().combinations(k)`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, typefuzz::Mutate)]
@@ -69,7 +73,7 @@ fn binomial(n: usize, k: usize) -> usize {
 /// `combinations(k)` yields exactly the model's combinations.
 fn combinations_property(build: Build, input: &CombinationsInput) -> Verdict {
     let k = usize::from(input.k);
-    if binomial(input.items.len(), k) > MAX_RESULTS {
+    if input.items.len() > MAX_LEN || binomial(input.items.len(), k) > MAX_RESULTS {
         return Verdict::Discard;
     }
     let items = input.items.clone();
@@ -121,7 +125,7 @@ fn product_property(build: Build, input: &ProductInput) -> Verdict {
         .lists
         .iter()
         .fold(1usize, |acc, list| acc.saturating_mul(list.len()));
-    if size > MAX_RESULTS {
+    if input.lists.len() > MAX_LEN || size > MAX_RESULTS {
         return Verdict::Discard;
     }
     let lists = input.lists.clone();

@@ -13,7 +13,8 @@
 //!   the proptest drop-in and `typefuzz::check` on the derived types, 5 trials, 10 s caps; the
 //!   fixed releases are controls.
 //!
-//! Flags: `--trials N`, `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
+//! Flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug controls, which
+//! always run to their cap), `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
 //! `--strategies a,b,...`, `--seed N`, `--out DIR`, `--max-size N` (overrides every workload's
 //! typefuzz size bound).
 
@@ -67,6 +68,8 @@ struct Options {
     trials: usize,
     cap: Option<Duration>,
     only: Vec<Workload>,
+    /// Trials of the no-bug controls (`--control-trials`; default: `trials`).
+    control_trials: Option<usize>,
     strategies: Option<Vec<Strategy>>,
     seed: u64,
     out: PathBuf,
@@ -74,7 +77,8 @@ struct Options {
 }
 
 const USAGE: &str = "\
-usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--cap SECONDS]
+usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--control-trials N]
+                      [--cap SECONDS]
                       [--only ifc|bst|micro|historical]... [--strategies a,b,...] [--seed N]
                       [--out DIR] [--max-size N]
 strategies: proptest, proptest-dropin, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
@@ -101,6 +105,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         },
         cap: None,
         only: Vec::new(),
+        control_trials: None,
         strategies: None,
         seed: 0x7f4a_7c15,
         out: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -116,6 +121,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
         match flag.as_str() {
             "--trials" => {
                 options.trials = value()?.parse().map_err(|e| format!("--trials: {e}"))?;
+            }
+            "--control-trials" => {
+                options.control_trials = Some(
+                    value()?
+                        .parse()
+                        .map_err(|e| format!("--control-trials: {e}"))?,
+                );
             }
             "--cap" => {
                 let secs: f64 = value()?.parse().map_err(|e| format!("--cap: {e}"))?;
@@ -234,7 +246,11 @@ fn run_jobs(options: &Options) -> i32 {
     for job in &jobs {
         for &strategy in &strategies {
             if job.supports(strategy) {
-                for trial in 0..options.trials {
+                let trials = match options.control_trials {
+                    Some(n) if job.control => n.min(options.trials),
+                    _ => options.trials,
+                };
+                for trial in 0..trials {
                     plan.push((job.clone(), strategy, trial));
                 }
             }

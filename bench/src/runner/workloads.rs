@@ -105,14 +105,13 @@ fn job<T>(
 where
     T: Mutate + Debug + Hash + Clone + 'static,
 {
-    Job {
+    Job::new(
         workload,
         task,
         detail,
         control,
-        ifc_index: None,
-        run: Box::new(move |strategy, seed, cap| run_trial(&problem, strategy, seed, cap)),
-    }
+        Box::new(move |strategy, seed, cap| run_trial(&problem, strategy, seed, cap)),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
