@@ -123,7 +123,8 @@ pub use typefuzz_derive::Mutate;
 /// `a < b`, `a <= b`, `a == b` score by the distance between the operands, `&&` takes the
 /// minimum, `||` the maximum, `!` negates, `.all(..)`/`.any(..)` fold. It returns from the
 /// enclosing property with a discard of its return type ([`Discard`]); in a property returning
-/// `()` or `bool` it unwinds with the [`Discarded`] payload, which the engine counts as a discard.
+/// `()`, `bool` or `Result` it unwinds with the [`Discarded`] payload, which the engine and every
+/// adapter count as a discard.
 ///
 /// ```
 /// use typefuzz::{check, Config};
@@ -152,10 +153,10 @@ pub use typefuzz_proptest as proptest;
 #[cfg(feature = "proptest")]
 pub use typefuzz_proptest::proptest;
 
-/// The quickcheck drop-in (feature `quickcheck`): [`quickcheck!`] and the function API
+/// The quickcheck drop-in (feature `quickcheck` for quickcheck 1.x, `quickcheck09` for 0.9): [`quickcheck!`] and the function API
 /// `typefuzz::quickcheck::quickcheck` / `typefuzz::quickcheck::QuickCheck`; see the module's docs.
-#[cfg(feature = "quickcheck")]
+#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
 pub use typefuzz_quickcheck as quickcheck;
 
-#[cfg(feature = "quickcheck")]
+#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
 pub use typefuzz_quickcheck::quickcheck;

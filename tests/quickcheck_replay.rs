@@ -2,13 +2,17 @@
 //! the next run replays that file first and fails on its first test. One test in this binary,
 //! because it sets `TYPEFUZZ_REGRESSIONS` for the process.
 
+use typefuzz::quickcheck::genotype::Genotype;
+
 fn small(x: u32, _label: String) -> bool {
     x % 1000 != 999
 }
 
 fn failure_message(seed: u64) -> String {
     let result = std::panic::catch_unwind(|| {
+        // A 10,000-test campaign: quickcheck's 100 tests rarely meet `x % 1000 == 999`.
         typefuzz::quickcheck::QuickCheck::new()
+            .tests(10_000)
             .seed(seed)
             .name("quickcheck_replay::small")
             .quickcheck(small as fn(u32, String) -> bool);
@@ -25,8 +29,9 @@ fn failure_is_saved_then_replayed_first() {
         std::env::temp_dir().join(format!("typefuzz-quickcheck-replay-{}", std::process::id()));
     let file = dir.join("regressions.txt");
     let _ = std::fs::remove_dir_all(&dir);
-    // The control, before any regression file is configured: seed 99's first generated input
-    // passes, so failing on the first test later can only come from the replay.
+    // The control, with a regression file of its own: seed 99's first generated input passes,
+    // so failing on the first test later can only come from the replay.
+    std::env::set_var("TYPEFUZZ_REGRESSIONS", dir.join("control.txt"));
     let control = typefuzz::quickcheck::QuickCheck::new()
         .seed(99)
         .quicktest(small as fn(u32, String) -> bool);
@@ -74,7 +79,7 @@ fn failure_is_saved_then_replayed_first() {
     assert_eq!(report.stats.regressions_replayed, 1);
     let failure = report.failure.expect("the replayed input fails");
     assert_eq!(failure.tests, 1);
-    assert_eq!(failure.minimal.0 .0 % 1000, 999);
+    assert_eq!(failure.minimal.args().0 % 1000, 999);
 
     std::env::remove_var("TYPEFUZZ_REGRESSIONS");
     let _ = std::fs::remove_dir_all(&dir);

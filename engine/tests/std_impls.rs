@@ -3,11 +3,17 @@
 //! shrink candidates (by a measure computed here, independently of the impls), and a total,
 //! bounded codec that round-trips.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::ffi::{CString, OsString};
 use std::fmt::Debug;
 use std::marker::PhantomData;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+use std::num::{NonZeroI32, NonZeroU128, NonZeroU8, Saturating, Wrapping};
+use std::ops::{Bound, Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 use typefuzz_engine::codec::{from_bytes, to_bytes};
@@ -67,6 +73,7 @@ int_subjects! {
     u64: UNSIGNED_OPS;
     usize: UNSIGNED_OPS;
     i8: SIGNED_OPS;
+    i16: SIGNED_OPS;
     i32: SIGNED_OPS;
     i64: SIGNED_OPS;
     i128: SIGNED_OPS;
@@ -356,6 +363,102 @@ impl Subject for [u8; 4] {
     }
 }
 
+/// Subjects for the std types implemented through a representation (engine/src/mutate/via.rs):
+/// each measure is computed here from the type's own API, not from the representation.
+macro_rules! via_subject {
+    ($t:ty => $measure:ty, |$v:ident| $m:expr, $ops:expr $(, elements |$e:ident| $el:expr)? $(, only_grows |$g:ident| $og:expr)?) => {
+        impl Subject for $t {
+            type Measure = $measure;
+            fn measure(&self) -> $measure {
+                let $v = self;
+                $m
+            }
+            fn same(&self, other: &Self) -> bool {
+                self.measure() == other.measure()
+            }
+            $(fn elements(&self) -> Option<usize> {
+                let $e = self;
+                Some($el)
+            })?
+            fn first_ops() -> &'static [Operator] {
+                $ops
+            }
+            $(fn only_grows(&self) -> bool {
+                let $g = self;
+                $og
+            })?
+        }
+    };
+}
+
+type IntMeasure = (u128, bool);
+type TextMeasure = (usize, Vec<(bool, u32)>);
+type BytesMeasure = (usize, Vec<IntMeasure>);
+
+fn text_measure(text: &str) -> TextMeasure {
+    text.to_string().measure()
+}
+
+fn duration_measure(d: &Duration) -> (u64, u32) {
+    (d.as_secs(), d.subsec_nanos())
+}
+
+via_subject!(Duration => (u64, u32), |d| duration_measure(d), &[Recursive]);
+// Whole seconds from the epoch (negative before it, rounded down: `timespec`'s form), then the
+// nanoseconds past them.
+via_subject!(SystemTime => (u64, bool, u32), |t| match t.duration_since(UNIX_EPOCH) {
+    Ok(after) => (after.as_secs(), false, after.subsec_nanos()),
+    Err(before) => {
+        let before = before.duration();
+        match before.subsec_nanos() {
+            0 => (before.as_secs(), true, 0),
+            nanos => (before.as_secs() + 1, true, 1_000_000_000 - nanos),
+        }
+    }
+}, &[Recursive]);
+via_subject!(NonZeroU8 => IntMeasure, |n| n.get().measure(), UNSIGNED_OPS);
+via_subject!(NonZeroI32 => IntMeasure, |n| n.get().measure(), SIGNED_OPS);
+via_subject!(NonZeroU128 => IntMeasure, |n| (n.get(), false), UNSIGNED_OPS);
+via_subject!(Wrapping<u16> => IntMeasure, |w| w.0.measure(), UNSIGNED_OPS);
+via_subject!(Saturating<i8> => IntMeasure, |w| w.0.measure(), SIGNED_OPS);
+// Unbounded, then Included before Excluded, then the value.
+via_subject!(Bound<u8> => Option<(bool, IntMeasure)>, |b| match b {
+    Bound::Unbounded => None,
+    Bound::Included(v) => Some((false, v.measure())),
+    Bound::Excluded(v) => Some((true, v.measure())),
+}, &[Recursive, ConstructorDrop, ConstructorGrow], only_grows |b| matches!(b, Bound::Unbounded));
+via_subject!(Range<i32> => (IntMeasure, IntMeasure), |r| (r.start.measure(), r.end.measure()), &[Recursive]);
+via_subject!(RangeInclusive<u8> => (IntMeasure, IntMeasure), |r| (r.start().measure(), r.end().measure()), &[Recursive]);
+via_subject!(RangeFrom<u64> => IntMeasure, |r| r.start.measure(), UNSIGNED_OPS);
+via_subject!(RangeTo<i8> => IntMeasure, |r| r.end.measure(), SIGNED_OPS);
+via_subject!(RangeToInclusive<usize> => IntMeasure, |r| r.end.measure(), UNSIGNED_OPS);
+via_subject!(RangeFull => (), |_r| (), &[]);
+via_subject!(Ipv4Addr => IntMeasure, |ip| u32::from(*ip).measure(), UNSIGNED_OPS);
+via_subject!(Ipv6Addr => (u128, bool), |ip| (u128::from(*ip), false), UNSIGNED_OPS);
+// IPv4 before IPv6 (as `Ok` before `Err`).
+via_subject!(IpAddr => Result<u32, u128>, |ip| match ip {
+    IpAddr::V4(v4) => Ok(u32::from(*v4)),
+    IpAddr::V6(v6) => Err(u128::from(*v6)),
+}, &[Recursive, ConstructorGrow]);
+via_subject!(SocketAddrV4 => (u32, u16), |s| (u32::from(*s.ip()), s.port()), &[Recursive]);
+via_subject!(SocketAddrV6 => (u128, u16, u32, u32), |s| (u128::from(*s.ip()), s.port(), s.flowinfo(), s.scope_id()), &[Recursive]);
+via_subject!(SocketAddr => Result<(u32, u16), (u128, u16, u32, u32)>, |s| match s {
+    SocketAddr::V4(v4) => Ok(v4.measure()),
+    SocketAddr::V6(v6) => Err(v6.measure()),
+}, &[Recursive, ConstructorGrow]);
+via_subject!(Box<str> => TextMeasure, |s| text_measure(s), SEQUENCE_OPS, elements |s| s.chars().count());
+via_subject!(Rc<str> => TextMeasure, |s| text_measure(s), SEQUENCE_OPS, elements |s| s.chars().count());
+via_subject!(Arc<str> => TextMeasure, |s| text_measure(s), SEQUENCE_OPS, elements |s| s.chars().count());
+via_subject!(OsString => TextMeasure, |s| text_measure(&s.to_string_lossy()), SEQUENCE_OPS, elements |s| s.to_string_lossy().chars().count());
+via_subject!(PathBuf => TextMeasure, |p| text_measure(&p.to_string_lossy()), SEQUENCE_OPS, elements |p| p.to_string_lossy().chars().count());
+via_subject!(CString => BytesMeasure, |c| (c.as_bytes().len(), c.as_bytes().iter().map(u8::measure).collect()), SEQUENCE_OPS, elements |c| c.as_bytes().len());
+// A heap is its multiset of elements.
+via_subject!(BinaryHeap<u8> => Vec<IntMeasure>, |h| multiset(h.iter().map(u8::measure).collect()), SEQUENCE_OPS, elements |h| h.len());
+via_subject!(LinkedList<i16> => (usize, Vec<IntMeasure>), |l| (l.len(), l.iter().map(i16::measure).collect()), SEQUENCE_OPS, elements |l| l.len());
+via_subject!(Box<[u8]> => BytesMeasure, |b| (b.len(), b.iter().map(u8::measure).collect()), SEQUENCE_OPS, elements |b| b.len());
+via_subject!(Rc<[u8]> => BytesMeasure, |b| (b.len(), b.iter().map(u8::measure).collect()), SEQUENCE_OPS, elements |b| b.len());
+via_subject!(Arc<[u8]> => BytesMeasure, |b| (b.len(), b.iter().map(u8::measure).collect()), SEQUENCE_OPS, elements |b| b.len());
+
 fn assert_round_trip<T: Subject>(value: &T) {
     let bytes = to_bytes(value);
     let decoded: T = from_bytes(&bytes);
@@ -420,7 +523,7 @@ fn check_contract<T: Subject>() {
         }
         let candidates = value.shrink(&mut cx);
         assert!(
-            candidates.len() <= 64,
+            candidates.len() <= 512,
             "{} shrink candidates",
             candidates.len()
         );
@@ -495,6 +598,37 @@ contract_tests! {
     contract_tuple: (u8, bool, String);
     contract_array: [u8; 4];
     contract_phantom: PhantomData<String>;
+    contract_duration: Duration;
+    contract_system_time: SystemTime;
+    contract_non_zero_u8: NonZeroU8;
+    contract_non_zero_i32: NonZeroI32;
+    contract_non_zero_u128: NonZeroU128;
+    contract_wrapping: Wrapping<u16>;
+    contract_saturating: Saturating<i8>;
+    contract_bound: Bound<u8>;
+    contract_range: Range<i32>;
+    contract_range_inclusive: RangeInclusive<u8>;
+    contract_range_from: RangeFrom<u64>;
+    contract_range_to: RangeTo<i8>;
+    contract_range_to_inclusive: RangeToInclusive<usize>;
+    contract_range_full: RangeFull;
+    contract_ipv4: Ipv4Addr;
+    contract_ipv6: Ipv6Addr;
+    contract_ip: IpAddr;
+    contract_socket_v4: SocketAddrV4;
+    contract_socket_v6: SocketAddrV6;
+    contract_socket: SocketAddr;
+    contract_boxed_str: Box<str>;
+    contract_rc_str: Rc<str>;
+    contract_arc_str: Arc<str>;
+    contract_os_string: OsString;
+    contract_path_buf: PathBuf;
+    contract_c_string: CString;
+    contract_binary_heap: BinaryHeap<u8>;
+    contract_linked_list: LinkedList<i16>;
+    contract_boxed_slice: Box<[u8]>;
+    contract_rc_slice: Rc<[u8]>;
+    contract_arc_slice: Arc<[u8]>;
 }
 
 /// Decodes `bytes` as `T` (which must not panic) and checks that re-encoding is canonical.
@@ -532,6 +666,37 @@ proptest! {
         decode_and_reencode::<[u8; 4]>(&bytes);
         decode_and_reencode::<PhantomData<String>>(&bytes);
         decode_and_reencode::<Vec<Vec<Option<String>>>>(&bytes);
+        decode_and_reencode::<Duration>(&bytes);
+        decode_and_reencode::<SystemTime>(&bytes);
+        decode_and_reencode::<NonZeroU8>(&bytes);
+        decode_and_reencode::<NonZeroI32>(&bytes);
+        decode_and_reencode::<NonZeroU128>(&bytes);
+        decode_and_reencode::<Wrapping<u16>>(&bytes);
+        decode_and_reencode::<Saturating<i8>>(&bytes);
+        decode_and_reencode::<Bound<u8>>(&bytes);
+        decode_and_reencode::<Range<i32>>(&bytes);
+        decode_and_reencode::<RangeInclusive<u8>>(&bytes);
+        decode_and_reencode::<RangeFrom<u64>>(&bytes);
+        decode_and_reencode::<RangeTo<i8>>(&bytes);
+        decode_and_reencode::<RangeToInclusive<usize>>(&bytes);
+        decode_and_reencode::<RangeFull>(&bytes);
+        decode_and_reencode::<Ipv4Addr>(&bytes);
+        decode_and_reencode::<Ipv6Addr>(&bytes);
+        decode_and_reencode::<IpAddr>(&bytes);
+        decode_and_reencode::<SocketAddrV4>(&bytes);
+        decode_and_reencode::<SocketAddrV6>(&bytes);
+        decode_and_reencode::<SocketAddr>(&bytes);
+        decode_and_reencode::<Box<str>>(&bytes);
+        decode_and_reencode::<Rc<str>>(&bytes);
+        decode_and_reencode::<Arc<str>>(&bytes);
+        decode_and_reencode::<OsString>(&bytes);
+        decode_and_reencode::<PathBuf>(&bytes);
+        decode_and_reencode::<CString>(&bytes);
+        decode_and_reencode::<BinaryHeap<u8>>(&bytes);
+        decode_and_reencode::<LinkedList<i16>>(&bytes);
+        decode_and_reencode::<Box<[u8]>>(&bytes);
+        decode_and_reencode::<Rc<[u8]>>(&bytes);
+        decode_and_reencode::<Arc<[u8]>>(&bytes);
     }
 }
 

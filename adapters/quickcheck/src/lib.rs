@@ -1,13 +1,15 @@
 //! typefuzz's drop-in for quickcheck: `typefuzz::quickcheck!` accepts `quickcheck::quickcheck!`'s
-//! syntax and runs each property under typefuzz's coverage-guided loop.
+//! syntax (and patterns in argument position) and runs each property under typefuzz's
+//! coverage-guided loop; `QuickCheck` and `quickcheck(f)` are quickcheck's builder and function.
 //!
-//! Upgrading costs the macro path and `#[derive(Mutate)]` next to your `Arbitrary` impls
-//! (standard types and tuples already implement [`Mutate`]).
+//! Upgrading costs the macro path; `#[derive(Mutate)]` next to your `Arbitrary` impls adds typed
+//! mutation (standard types and tuples already implement [`Mutate`](typefuzz_engine::Mutate)).
 //!
 //! ```
+//! # #[cfg(feature = "quickcheck1")] {
 //! use quickcheck::TestResult;
 //!
-//! typefuzz::quickcheck! {
+//! typefuzz_quickcheck::quickcheck! {
 //!     fn reverse_reverse(xs: Vec<u32>) -> bool {
 //!         let rev: Vec<u32> = xs.iter().rev().rev().cloned().collect();
 //!         rev == xs
@@ -19,550 +21,189 @@
 //!         TestResult::from_bool(a / b <= a)
 //!     }
 //! }
+//! # }
 //! ```
+//!
+//! # quickcheck versions
+//!
+//! | feature (adapter / `typefuzz` facade) | quickcheck | tested with |
+//! | --- | --- | --- |
+//! | `quickcheck1` / `quickcheck` (default) | 1.1 or later 1.x | 1.1.0 |
+//! | `quickcheck09` / `quickcheck09` | 0.9.x | 0.9.2 |
+//!
+//! `typefuzz::quickcheck!`, `QuickCheck` and `quickcheck(f)` stand for quickcheck 1.x when its
+//! feature is on, otherwise for 0.9, so a 0.9 suite enables `quickcheck09` only and changes the
+//! macro path alone. Both can be on in one build: [`v1`] and [`v0_9`] name each explicitly
+//! (`typefuzz::quickcheck::v0_9::quickcheck!`).
 //!
 //! # How a quickcheck property runs under typefuzz
 //!
 //! - **Seeds and resets come from `Arbitrary`**: each fresh input is `Arbitrary::arbitrary` on a
 //!   `Gen` of size `QUICKCHECK_GENERATOR_SIZE` (default 100) seeded from the engine's random
 //!   state, so a run is a function of its seed (`TYPEFUZZ_SEED`).
-//! - **Mutation is typed**: the argument tuple is mutated by [`Mutate`]; mutants are values of
-//!   the argument types (quickcheck's `Arbitrary` has no domain narrower than the type, except in
-//!   newtypes whose invariants a property should check with `TestResult::discard()`).
+//! - **Mutation is typed where it can be**: in `quickcheck!`, an argument tuple whose types all
+//!   implement `Mutate` is mutated by `Mutate` ([`genotype::Args`]); mutants are values of the
+//!   argument types (quickcheck's `Arbitrary` has no domain narrower than the type, except in
+//!   newtypes whose invariants a property should check with `TestResult::discard()`). Types
+//!   that only implement `Arbitrary` need nothing more: they are mutated by regenerating and by
+//!   `Arbitrary::shrink` steps ([`genotype::Generated`]), with a one-line note on stderr
+//!   suggesting `#[derive(Mutate)]`. The builder and `quickcheck(f)`, generic functions that
+//!   cannot tell whether `Mutate` is implemented, always take the second way.
 //! - **Outcomes as quickcheck reads them**: `true`/`TestResult::passed()` pass,
 //!   `false`/`TestResult::failed()`/`TestResult::error(..)`/`Err(..)`/a panic fail,
 //!   `TestResult::discard()` discards.
 //! - **Shrinking** tries your `Arbitrary::shrink` candidates first, then typefuzz's typed ones, at
 //!   every step.
 //! - **Feedback**: coverage under `cargo typefuzz test`; `typefuzz::cover!`, `target!`, `assume!`
-//!   in the body; and, once an input was discarded, valid inputs of a size never seen valid
-//!   before become seeds (the engine's `valid_sizes` feedback), even without instrumentation.
-//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, with typefuzz's
-//!   default ([`Config::cases`]) as a floor — the longer budget wins;
-//!   `QUICKCHECK_MAX_TESTS` raises the discard budget, `QUICKCHECK_MIN_TESTS_PASSED` is checked;
-//!   then the `TYPEFUZZ_*` variables apply and the larger case count wins (`TYPEFUZZ_TIME=5m`
-//!   makes a campaign).
+//!   in the body; and the engine's feedback without instrumentation.
+//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, as in
+//!   quickcheck, so a plain `cargo test` costs what quickcheck's would; discards do not end the
+//!   run but are bounded by time
+//!   ([`Config::for_framework`](typefuzz_engine::Config::for_framework));
+//!   `QUICKCHECK_MIN_TESTS_PASSED` is checked; then the `TYPEFUZZ_*` variables apply
+//!   (`TYPEFUZZ_CASES=100000` or `TYPEFUZZ_TIME=5m` makes a campaign). Every run keeps the seeds
+//!   it found under `target/typefuzz/corpus/` and starts from them next time
+//!   ([`Config::keep_seeds`](typefuzz_engine::Config::keep_seeds)).
 //! - **Failures** panic with quickcheck's `[quickcheck] TEST FAILED. Arguments: (...)` followed
-//!   by typefuzz's seed, statistics and the regression file
-//!   (`$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`), replayed first next time.
+//!   by typefuzz's seed, statistics and the regression file, replayed first next time. The
+//!   macro names it after the test's path; the builder after [`Builder::name`], else the test
+//!   thread's name and the call's line.
 //!
-//! Through the `typefuzz` facade (feature `quickcheck`) this crate is `typefuzz::quickcheck`:
-//! the macro is `typefuzz::quickcheck!`, the function API `typefuzz::quickcheck::quickcheck` and
-//! the builder `typefuzz::quickcheck::QuickCheck`.
+//! Through the `typefuzz` facade (feature `quickcheck` or `quickcheck09`) this crate is
+//! `typefuzz::quickcheck`: the macro is `typefuzz::quickcheck!`, the function API
+//! `typefuzz::quickcheck::quickcheck` and the builder `typefuzz::quickcheck::QuickCheck`.
 #![deny(missing_docs)]
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
 
-use std::fmt::{Debug, Write as _};
+#[cfg(not(any(feature = "quickcheck1", feature = "quickcheck09")))]
+compile_error!(
+    "typefuzz-quickcheck needs a quickcheck version: enable feature `quickcheck1` (quickcheck \
+     1.x) or `quickcheck09` (quickcheck 0.9)"
+);
 
-use quickcheck::{Arbitrary, Gen, TestResult, Testable};
-use typefuzz_engine::codec::{Decoder, Encoder};
-use typefuzz_engine::{Config, Context, Failure, FailureKind, Mutate, Report, Stats};
+pub mod bridge;
+mod builder;
+pub mod genotype;
+#[cfg(feature = "quickcheck09")]
+pub mod v0_9;
+#[cfg(feature = "quickcheck1")]
+pub mod v1;
 
-/// At most this many `Arbitrary::shrink` candidates are tried per shrink step (quickcheck's
-/// shrinkers can be long), before typefuzz's own.
-const ARBITRARY_SHRINKS: usize = 64;
+pub use builder::{failure_message, Builder};
+pub use typefuzz_engine::DebugArgs;
 
-/// A property's arguments: generated by `Arbitrary`, mutated by [`Mutate`], shrunk by both.
-///
-/// [`Mutate::shrink`] lists `Arbitrary::shrink`'s candidates (at most 64) before the typed ones,
-/// which is how the user's shrinker is tried first.
-///
-/// ```
-/// use typefuzz::Mutate;
-/// use typefuzz_quickcheck::Args;
-/// let mut cx = typefuzz::Context::new(1);
-/// let candidates = Args((10u8,)).shrink(&mut cx);
-/// // quickcheck's u8 shrinker starts at 0, as typefuzz's does; both are listed.
-/// assert_eq!(candidates[0], Args((0,)));
-/// assert!(candidates.len() > 1);
-/// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Args<T>(pub T);
-
-impl<T: Debug> Debug for Args<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl<T: Arbitrary + Mutate> Mutate for Args<T> {
-    fn generate(cx: &mut Context) -> Self {
-        Args(T::generate(cx))
-    }
-
-    fn mutate(&mut self, cx: &mut Context) {
-        self.0.mutate(cx);
-    }
-
-    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        let mut candidates: Vec<Self> = Arbitrary::shrink(&self.0)
-            .take(ARBITRARY_SHRINKS)
-            .map(Args)
-            .collect();
-        candidates.extend(Mutate::shrink(&self.0, cx).into_iter().map(Args));
-        candidates
-    }
-
-    fn encode(&self, out: &mut Encoder) {
-        self.0.encode(out);
-    }
-
-    fn decode(input: &mut Decoder<'_>) -> Self {
-        Args(T::decode(input))
-    }
-}
-
-/// A function quickcheck can test: `fn(A, B, ...) -> R` with `Arbitrary + Mutate + Debug`
-/// arguments (up to eight) and a `Testable` result (`bool`, `TestResult`, `()`, `Result`).
-///
-/// ```
-/// use typefuzz_quickcheck::Property;
-/// fn prop(x: u8, y: u8) -> bool { x.wrapping_add(y) == y.wrapping_add(x) }
-/// let f = prop as fn(u8, u8) -> bool;
-/// assert!(!f.call((1, 2)).is_failure());
-/// ```
-pub trait Property: 'static {
-    /// The argument tuple.
-    type Args: Arbitrary + Mutate + Debug + DebugArgs;
-    /// Calls the function on the arguments and converts its result as quickcheck does.
-    fn call(&self, args: Self::Args) -> TestResult;
-}
-
-thread_local! {
-    /// A `Gen` only for converting results; `Testable` impls of plain results never draw from
-    /// it. One per thread: `Gen::new` seeds from the OS, far too slow to do per test.
-    static RESULT_GEN: std::cell::RefCell<Gen> = std::cell::RefCell::new(Gen::new(1));
-}
-
-/// Converts a property's result as quickcheck does.
-fn to_result(r: &impl Testable) -> TestResult {
-    RESULT_GEN.with(|gen| r.result(&mut gen.borrow_mut()))
-}
-
-macro_rules! property_fn {
-    ($($name:ident),*) => {
-        impl<R: Testable, $($name: Arbitrary + Mutate + Debug + 'static),*> Property for fn($($name),*) -> R {
-            type Args = ($($name,)*);
-            #[allow(non_snake_case)]
-            fn call(&self, ($($name,)*): Self::Args) -> TestResult {
-                to_result(&(self)($($name),*))
-            }
-        }
-    };
-}
-
-property_fn!();
-property_fn!(A);
-property_fn!(A, B);
-property_fn!(A, B, C);
-property_fn!(A, B, C, D);
-property_fn!(A, B, C, D, E);
-property_fn!(A, B, C, D, E, F);
-property_fn!(A, B, C, D, E, F, G);
-property_fn!(A, B, C, D, E, F, G, H);
-
-/// quickcheck's builder, running on typefuzz. Defaults come from the `QUICKCHECK_*` variables
-/// as in quickcheck (tests 100, max tests 10,000, generator size 100, min tests passed 0), then
-/// the `TYPEFUZZ_*` ones.
-///
-/// ```
-/// use typefuzz_quickcheck::QuickCheck;
-/// fn commutes(a: u16, b: u16) -> bool { a.wrapping_mul(b) == b.wrapping_mul(a) }
-/// QuickCheck::new().tests(500).seed(1).quickcheck(commutes as fn(u16, u16) -> bool);
-/// ```
-#[derive(Clone, Debug)]
-pub struct QuickCheck {
-    tests: u64,
-    max_tests: u64,
-    min_tests_passed: u64,
-    size: usize,
-    seed: Option<u64>,
-    name: Option<String>,
-}
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(default)
-}
-
-impl Default for QuickCheck {
-    fn default() -> Self {
-        QuickCheck::new()
-    }
-}
-
-impl QuickCheck {
-    /// The defaults, with `QUICKCHECK_TESTS`, `QUICKCHECK_MAX_TESTS`,
-    /// `QUICKCHECK_GENERATOR_SIZE` and `QUICKCHECK_MIN_TESTS_PASSED` applied.
-    ///
-    /// ```
-    /// let qc = typefuzz_quickcheck::QuickCheck::new();
-    /// # let _ = qc;
-    /// ```
-    pub fn new() -> Self {
-        let tests = env_number("QUICKCHECK_TESTS", 100);
-        QuickCheck {
-            tests,
-            max_tests: env_number("QUICKCHECK_MAX_TESTS", 10_000).max(tests),
-            min_tests_passed: env_number("QUICKCHECK_MIN_TESTS_PASSED", 0),
-            size: usize::try_from(env_number("QUICKCHECK_GENERATOR_SIZE", 100))
-                .unwrap_or(usize::MAX),
-            seed: None,
-            name: None,
-        }
-    }
-
-    /// Non-discarded tests to run (`QUICKCHECK_TESTS`).
-    ///
-    /// ```
-    /// let qc = typefuzz_quickcheck::QuickCheck::new().tests(10);
-    /// assert_eq!(qc.config().cases.max(10), qc.config().cases);
-    /// ```
-    pub fn tests(mut self, tests: u64) -> Self {
-        self.tests = tests;
-        self
-    }
-
-    /// quickcheck's cap on all tests; here it only raises typefuzz's discard budget, which is
-    /// already larger by default (`QUICKCHECK_MAX_TESTS`).
-    ///
-    /// ```
-    /// let qc = typefuzz_quickcheck::QuickCheck::new().max_tests(1_000_000);
-    /// assert!(qc.config().max_discards.map_or(true, |d| d >= 1_000_000));
-    /// ```
-    pub fn max_tests(mut self, max_tests: u64) -> Self {
-        self.max_tests = max_tests;
-        self
-    }
-
-    /// Fail unless at least this many tests were not discarded (`QUICKCHECK_MIN_TESTS_PASSED`).
-    ///
-    /// ```should_panic
-    /// fn never(_: u8) -> quickcheck::TestResult { quickcheck::TestResult::discard() }
-    /// typefuzz_quickcheck::QuickCheck::new().max_tests(100).min_tests_passed(1)
-    ///     .quickcheck(never as fn(u8) -> quickcheck::TestResult);
-    /// ```
-    pub fn min_tests_passed(mut self, min_tests_passed: u64) -> Self {
-        self.min_tests_passed = min_tests_passed;
-        self
-    }
-
-    /// The `Gen` size for `Arbitrary` (`QUICKCHECK_GENERATOR_SIZE`).
-    ///
-    /// ```
-    /// // Only generation is sized: typed mutants may be longer than `size`.
-    /// fn fine(v: Vec<u8>) -> bool { v.len() < 1_000_000 }
-    /// typefuzz_quickcheck::QuickCheck::new().size(3).tests(50)
-    ///     .quickcheck(fine as fn(Vec<u8>) -> bool);
-    /// ```
-    pub fn size(mut self, size: usize) -> Self {
-        self.size = size;
-        self
-    }
-
-    /// quickcheck's `rng(Gen)`: takes the `Gen`'s size for `Arbitrary` (its random state is not
-    /// readable, so the run's seed stays typefuzz's: [`seed`](QuickCheck::seed)).
-    ///
-    /// ```
-    /// fn any_u8(_: u8) -> bool { true }
-    /// typefuzz_quickcheck::QuickCheck::new().rng(quickcheck::Gen::new(1024))
-    ///     .quickcheck(any_u8 as fn(u8) -> bool);
-    /// ```
-    pub fn rng(self, gen: Gen) -> Self {
-        self.size(gen.size())
-    }
-
-    /// quickcheck's older name for [`rng`](QuickCheck::rng) (`QuickCheck::new().gen(Gen::new(n))`).
-    ///
-    /// ```
-    /// fn any_i8(_: i8) -> bool { true }
-    /// typefuzz_quickcheck::QuickCheck::new().gen(quickcheck::Gen::new(1024))
-    ///     .quickcheck(any_i8 as fn(i8) -> bool);
-    /// ```
-    pub fn gen(self, gen: Gen) -> Self {
-        self.rng(gen)
-    }
-
-    /// The run's seed (`TYPEFUZZ_SEED` still wins).
-    ///
-    /// ```
-    /// let qc = typefuzz_quickcheck::QuickCheck::new().seed(9);
-    /// # if std::env::var_os("TYPEFUZZ_SEED").is_none() {
-    /// assert_eq!(qc.config().seed, Some(9));
-    /// # }
-    /// ```
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = Some(seed);
-        self
-    }
-
-    /// The property's name: names the regression file and the report (the macro uses the
-    /// test's path).
-    ///
-    /// ```
-    /// let qc = typefuzz_quickcheck::QuickCheck::new().name("my_crate::prop");
-    /// assert!(qc.config().regression_path().unwrap().ends_with("typefuzz-regressions/my_crate-prop.txt"));
-    /// ```
-    pub fn name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
-    /// The engine configuration this builder stands for, `TYPEFUZZ_*` variables applied; the
-    /// larger case count wins.
-    ///
-    /// ```
-    /// let config = typefuzz_quickcheck::QuickCheck::new().tests(300).config();
-    /// assert!(config.cases >= 300);
-    /// ```
-    pub fn config(&self) -> Config {
-        let mut config = Config::default().with_cases(self.tests);
-        let discards = config.max_discards;
-        config = config.with_max_discards(discards.map(|max| max.max(self.max_tests)));
-        if let Some(seed) = self.seed {
-            config = config.with_seed(seed);
-        }
-        if let Some(name) = &self.name {
-            config = config.with_name(name.clone());
-        }
-        let mut config = config.apply_env();
-        // The longer budget wins (see the crate docs).
-        config.cases = config.cases.max(self.tests).max(Config::default().cases);
-        config
-    }
-
-    /// Runs `property` and returns the report, without panicking.
-    ///
-    /// ```
-    /// fn small(x: u8) -> bool { x < 200 }
-    /// let report = typefuzz_quickcheck::QuickCheck::new().seed(1).tests(1000)
-    ///     .quicktest(small as fn(u8) -> bool);
-    /// assert_eq!(report.failure.unwrap().minimal.0, (200,));
-    /// ```
-    pub fn quicktest<P: Property>(&self, property: P) -> Report<Args<P::Args>> {
-        let size = self.size;
-        // One `Gen` per run, seeded from the engine's random state on the first draw: building a
-        // `Gen` seeds a cryptographic RNG, too slow to do per test (it made the drop-in 4x
-        // slower than plain quickcheck). Draws happen in a fixed order, so generation is still a
-        // function of the run's seed.
-        let mut gen: Option<Gen> = None;
-        typefuzz_engine::check(
-            &self.config(),
-            |cx| {
-                let gen =
-                    gen.get_or_insert_with(|| Gen::from_size_and_seed(size, cx.rng().u64(..)));
-                Args(P::Args::arbitrary(gen))
-            },
-            |args: &Args<P::Args>| property.call(args.0.clone()),
-        )
-    }
-
-    /// Runs `property` and panics with a quickcheck-style message if it fails (or if fewer than
-    /// `min_tests_passed` tests were not discarded); returns the statistics otherwise.
-    ///
-    /// ```should_panic
-    /// fn all_small(xs: Vec<u8>) -> bool { xs.iter().all(|&x| x < 250) }
-    /// typefuzz_quickcheck::QuickCheck::new().quickcheck(all_small as fn(Vec<u8>) -> bool);
-    /// ```
-    pub fn quickcheck<P: Property>(&self, property: P) -> Stats {
-        self.conclude(
-            self.quicktest(property),
-            &|args| format!("{:?}", args.0),
-            &[],
-        )
-    }
-
-    fn conclude<T: Debug>(
-        &self,
-        report: Report<Args<T>>,
-        show: &dyn Fn(&Args<T>) -> String,
-        _names: &[&str],
-    ) -> Stats {
-        if let Some(failure) = &report.failure {
-            panic!("{}", failure_message(failure, &report.stats, show));
-        }
-        let stats = report.stats;
-        if stats.valid < self.min_tests_passed || (stats.valid == 0 && stats.tests > 0) {
-            panic!(
-                "(Unable to generate enough tests, {} not discarded.) typefuzz: {} tests, seed \
-                 {}; raise TYPEFUZZ_MAX_DISCARDS or TYPEFUZZ_TIME",
-                stats.valid, stats.tests, stats.seed
-            );
-        }
-        stats
-    }
-}
-
-/// quickcheck's `quickcheck(f)`: `QuickCheck::new().quickcheck(f)`, on typefuzz.
-///
-/// ```
-/// fn revrev(xs: Vec<usize>) -> bool {
-///     let rev: Vec<_> = xs.clone().into_iter().rev().collect();
-///     let revrev: Vec<_> = rev.into_iter().rev().collect();
-///     xs == revrev
-/// }
-/// typefuzz::quickcheck::quickcheck(revrev as fn(Vec<usize>) -> bool);
-/// ```
-pub fn quickcheck<P: Property>(property: P) {
-    QuickCheck::new().quickcheck(property);
-}
-
-/// The panic message of a failure: quickcheck's first line (`[quickcheck] TEST FAILED ...
-/// Arguments: (...)`), then typefuzz's seed, statistics and regression file.
-///
-/// ```
-/// fn small(x: u8) -> bool { x < 7 }
-/// let report = typefuzz_quickcheck::QuickCheck::new().seed(2).quicktest(small as fn(u8) -> bool);
-/// let failure = report.failure.as_ref().unwrap();
-/// let message = typefuzz_quickcheck::failure_message(failure, &report.stats, &|a| format!("{:?}", a.0 .0));
-/// assert!(message.starts_with("[quickcheck] TEST FAILED. Arguments: (7)"));
-/// assert!(message.contains("TYPEFUZZ_SEED=2"));
-/// ```
-pub fn failure_message<T>(
-    failure: &Failure<T>,
-    stats: &Stats,
-    show: &dyn Fn(&T) -> String,
-) -> String {
-    let mut out = String::new();
-    let arguments = show(&failure.minimal);
-    match failure.kind {
-        FailureKind::Panic | FailureKind::Hang => {
-            let _ = writeln!(
-                out,
-                "[quickcheck] TEST FAILED (runtime error). Arguments: ({arguments})\nError: {}",
-                failure.message
-            );
-        }
-        FailureKind::Fail => {
-            let _ = writeln!(out, "[quickcheck] TEST FAILED. Arguments: ({arguments})");
-            if failure.message.contains("err: Some") {
-                let _ = writeln!(out, "Error: {}", failure.message);
-            }
-        }
-    }
-    let original = format!("({})", show(&failure.original));
-    out.push_str(&failure.details(
-        stats,
-        &original,
-        &["shrinking tried Arbitrary::shrink candidates first, then typefuzz's"],
-    ));
-    out
-}
-
-/// Formats an argument tuple as quickcheck does: each argument's `Debug`, comma-separated.
-///
-/// ```
-/// use typefuzz_quickcheck::DebugArgs;
-/// assert_eq!((1u8, "a").debug_args(), r#"1, "a""#);
-/// assert_eq!(().debug_args(), "");
-/// ```
-pub trait DebugArgs {
-    /// The arguments' `Debug` texts, comma-separated.
-    fn debug_args(&self) -> String;
-}
-
-impl DebugArgs for () {
-    fn debug_args(&self) -> String {
-        String::new()
-    }
-}
-
-macro_rules! debug_args {
-    ($( ($($name:ident $index:tt),+) )+) => {$(
-        impl<$($name: Debug),+> DebugArgs for ($($name,)+) {
-            fn debug_args(&self) -> String {
-                let mut out = String::new();
-                $(
-                    if $index > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "{:?}", self.$index);
-                )+
-                out
-            }
-        }
-    )+};
-}
-
-debug_args! {
-    (A 0)
-    (A 0, B 1)
-    (A 0, B 1, C 2)
-    (A 0, B 1, C 2, D 3)
-    (A 0, B 1, C 2, D 3, E 4)
-    (A 0, B 1, C 2, D 3, E 4, F 5)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
-}
+#[cfg(all(feature = "quickcheck09", not(feature = "quickcheck1")))]
+pub use v0_9::{quickcheck, QuickCheck};
+#[cfg(feature = "quickcheck1")]
+pub use v1::{quickcheck, QuickCheck};
 
 /// What the macro expands to. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    use super::*;
+    use std::marker::PhantomData;
 
-    /// One `quickcheck!` property, named after the test.
-    pub fn run_test<P: Property>(name: &'static str, property: P) {
-        let qc = QuickCheck::new().name(name);
-        let report = qc.quicktest(property);
-        qc.conclude(report, &|args| args.0.debug_args(), &[]);
+    use typefuzz_engine::Mutate;
+
+    use crate::bridge::{Property, Version};
+    use crate::builder::note_untyped;
+    use crate::genotype::{Args, Generated};
+    use crate::Builder;
+
+    /// A property with its quickcheck version: which of [`RunTyped::run`] and
+    /// [`RunGenerated::run`] applies depends on whether its argument types implement
+    /// [`Mutate`] (autoref specialization: the typed impl is found first when it applies).
+    pub struct Probe<V, P>(P, PhantomData<fn() -> V>);
+
+    impl<V: Version, P: Property<V>> Probe<V, P> {
+        pub fn new(property: P) -> Self {
+            Probe(property, PhantomData)
+        }
+    }
+
+    pub trait RunTyped {
+        fn run(&self, name: &'static str);
+    }
+
+    impl<V: Version, P: Property<V>> RunTyped for Probe<V, P>
+    where
+        P::Args: Mutate,
+    {
+        fn run(&self, name: &'static str) {
+            let builder = Builder::<V>::new().name(name);
+            let report = builder.run::<P, Args<P::Args, V>>(&self.0);
+            builder.conclude(report);
+        }
+    }
+
+    pub trait RunGenerated {
+        fn run(&self, name: &'static str);
+    }
+
+    impl<V: Version, P: Property<V>> RunGenerated for &Probe<V, P> {
+        fn run(&self, name: &'static str) {
+            note_untyped(std::any::type_name::<P::Args>());
+            let builder = Builder::<V>::new().name(name);
+            let report = builder.run::<P, Generated<P::Args, V>>(&self.0);
+            builder.conclude(report);
+        }
     }
 }
 
-/// `quickcheck::quickcheck!`'s syntax, run by typefuzz: each
-/// `fn name(arg: Type, ...) -> bool/TestResult/... { body }` becomes a `#[test]` (attributes and
-/// doc comments kept). Argument types implement `Arbitrary + Mutate + Debug`.
-///
-/// ```
-/// use quickcheck::{Arbitrary, Gen, TestResult};
-///
-/// #[derive(Clone, Debug, typefuzz::Mutate)]
-/// struct Even(u32);
-///
-/// impl Arbitrary for Even {
-///     fn arbitrary(g: &mut Gen) -> Self {
-///         Even(u32::arbitrary(g) & !1)
-///     }
-/// }
-///
-/// typefuzz::quickcheck! {
-///     /// Mutants can be odd: the property states its precondition with a discard.
-///     fn halves(e: Even) -> TestResult {
-///         if e.0 % 2 != 0 {
-///             return TestResult::discard();
-///         }
-///         TestResult::from_bool((e.0 / 2) * 2 == e.0)
-///     }
-/// }
-/// ```
+/// The grammar shared by every version's `quickcheck!`: `[$version] fn ...*`.
+#[doc(hidden)]
 #[macro_export]
-macro_rules! quickcheck {
-    (@as_items $($i:item)*) => ($($i)*);
-    {
+macro_rules! __typefuzz_quickcheck_with {
+    (
+        [$version:path]
         $(
-            $(#[$m:meta])*
-            fn $fn_name:ident($($arg_name:ident : $arg_ty:ty),*) -> $ret:ty {
-                $($code:tt)*
+            $(#$attr:tt)*
+            $vis:vis fn $fn_name:ident ( $($arg:tt)* ) $(-> $ret:ty)? { $($body:tt)* }
+        )*
+    ) => {
+        $(
+            #[test]
+            $(#$attr)*
+            $vis fn $fn_name() {
+                fn prop($($arg)*) $(-> $ret)? { $($body)* }
+                #[allow(unused_imports)]
+                use $crate::__private::{RunGenerated as _, RunTyped as _};
+                $crate::__typefuzz_quickcheck_with!(
+                    @run [$version]
+                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($fn_name)),
+                    prop [] $($arg)*
+                );
             }
         )*
-    } => (
-        $crate::quickcheck! {
-            @as_items
-            $(
-                #[test]
-                $(#[$m])*
-                fn $fn_name() {
-                    fn prop($($arg_name: $arg_ty),*) -> $ret {
-                        $($code)*
-                    }
-                    $crate::__private::run_test(
-                        ::core::concat!(::core::module_path!(), "::", ::core::stringify!($fn_name)),
-                        prop as fn($($arg_ty),*) -> $ret,
-                    );
-                }
-            )*
-        }
-    )
+    };
+    // One `_` per `:` at the top level of the argument list (patterns and types are skipped),
+    // so `prop` is cast to a function pointer whose argument types the compiler fills in.
+    (@run [$version:path] $name:expr, $prop:ident [$($placeholder:tt)*]) => {{
+        let property: fn($($placeholder),*) -> _ = $prop;
+        (&$crate::__private::Probe::<$version, _>::new(property)).run($name);
+    }};
+    (@run [$version:path] $name:expr, $prop:ident [$($placeholder:tt)*] : $($rest:tt)*) => {
+        $crate::__typefuzz_quickcheck_with!(@run [$version] $name, $prop [$($placeholder)* _] $($rest)*)
+    };
+    (@run [$version:path] $name:expr, $prop:ident [$($placeholder:tt)*] $skip:tt $($rest:tt)*) => {
+        $crate::__typefuzz_quickcheck_with!(@run [$version] $name, $prop [$($placeholder)*] $($rest)*)
+    };
+}
+
+/// `quickcheck::quickcheck!` on quickcheck 1.x; see [`v1::quickcheck!`](crate::v1::quickcheck).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __typefuzz_quickcheck_v1 {
+    ($($input:tt)*) => {
+        $crate::__typefuzz_quickcheck_with! { [$crate::v1::V1] $($input)* }
+    };
+}
+
+/// `quickcheck::quickcheck!` on quickcheck 0.9; see [`v0_9::quickcheck!`](crate::v0_9::quickcheck).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __typefuzz_quickcheck_v0_9 {
+    ($($input:tt)*) => {
+        $crate::__typefuzz_quickcheck_with! { [$crate::v0_9::V0_9] $($input)* }
+    };
 }
