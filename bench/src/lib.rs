@@ -7,6 +7,8 @@
 //! - [`bst`]: the ETNA binary search tree with 8 mutants, 18 properties and 53 tasks;
 //! - [`branches`]: nested-branch micro-benchmarks ("bad!", the greedy trap, Dan Luu's bit loop,
 //!   fuzzcheck's enum vector);
+//! - [`historical`]: real bugs of published crate releases (rangemap, im, smallvec), each against
+//!   a later release with the fix as the control;
 //! - [`throughput`]: a property without precondition, for tests per second;
 //! - [`shrink`]: the shrink benchmark, typefuzz's minimal inputs next to proptest's and
 //!   quickcheck's on the same failing inputs;
@@ -26,6 +28,7 @@
 
 pub mod branches;
 pub mod bst;
+pub mod historical;
 pub mod ifc;
 pub mod runner;
 pub mod shrink;

@@ -10,12 +10,17 @@
 //! - `throughput`: tests per second on a property without precondition.
 //! - `sancov`: the SanitizerCoverage line; only meaningful in an instrumented build (see
 //!   `tests/sancov.rs`).
+//! - `historical`: real bugs of published crate releases ([`crate::historical`]), plain proptest,
+//!   the proptest drop-in and `typefuzz::check` on the derived types, 5 trials, 10 s caps; the
+//!   fixed releases are controls.
 //!
-//! Flags: `--trials N`, `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
+//! Flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug controls, which
+//! always run to their cap), `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
 //! `--strategies a,b,...`, `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
 //! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
 //! typefuzz size bound).
 
+mod historical;
 mod report;
 mod stats;
 mod strategy;
@@ -45,6 +50,7 @@ enum Mode {
     Full,
     Throughput,
     Sancov,
+    Historical,
 }
 
 impl Mode {
@@ -54,6 +60,7 @@ impl Mode {
             Mode::Full => "full",
             Mode::Throughput => "throughput",
             Mode::Sancov => "sancov",
+            Mode::Historical => "historical",
         }
     }
 }
@@ -63,6 +70,8 @@ struct Options {
     trials: usize,
     cap: Option<Duration>,
     only: Vec<Workload>,
+    /// Trials of the no-bug controls (`--control-trials`; default: `trials`).
+    control_trials: Option<usize>,
     strategies: Option<Vec<Strategy>>,
     seed: u64,
     out: PathBuf,
@@ -70,10 +79,11 @@ struct Options {
 }
 
 const USAGE: &str = "\
-usage: typefuzz-bench <quick|full|throughput|sancov> [--trials N] [--cap SECONDS]
-                      [--only ifc|bst|micro]... [--strategies a,b,...] [--seed N] [--out DIR]
-                      [--max-size N]
-strategies: proptest, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
+usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--control-trials N]
+                      [--cap SECONDS]
+                      [--only ifc|bst|micro|historical]... [--strategies a,b,...] [--seed N]
+                      [--out DIR] [--max-size N]
+strategies: proptest, proptest-dropin, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
             typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
             typefuzz-sancov, smart-generator";
 
@@ -84,14 +94,20 @@ fn parse(args: &[String]) -> Result<Options, String> {
         Some("full") => Mode::Full,
         Some("throughput") => Mode::Throughput,
         Some("sancov") => Mode::Sancov,
+        Some("historical") => Mode::Historical,
         Some(other) => return Err(format!("unknown mode `{other}`")),
         None => return Err("missing mode".into()),
     };
     let mut options = Options {
         mode,
-        trials: if mode == Mode::Full { 10 } else { 1 },
+        trials: match mode {
+            Mode::Full => 10,
+            Mode::Historical => 5,
+            _ => 1,
+        },
         cap: None,
         only: Vec::new(),
+        control_trials: None,
         strategies: None,
         seed: 0x7f4a_7c15,
         out: default_out(mode),
@@ -105,6 +121,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
         match flag.as_str() {
             "--trials" => {
                 options.trials = value()?.parse().map_err(|e| format!("--trials: {e}"))?;
+            }
+            "--control-trials" => {
+                options.control_trials = Some(
+                    value()?
+                        .parse()
+                        .map_err(|e| format!("--control-trials: {e}"))?,
+                );
             }
             "--cap" => {
                 let secs: f64 = value()?.parse().map_err(|e| format!("--cap: {e}"))?;
@@ -194,6 +217,11 @@ fn default_strategies(mode: Mode) -> Vec<Strategy> {
             .filter(|&s| s != Strategy::Sancov)
             .collect(),
         Mode::Sancov => vec![Strategy::Sancov, Strategy::Typefuzz],
+        Mode::Historical => vec![
+            Strategy::Proptest,
+            Strategy::ProptestDropIn,
+            Strategy::Typefuzz,
+        ],
         Mode::Throughput => vec![],
     }
 }
@@ -211,13 +239,16 @@ fn cap_for(options: &Options, workload: Workload, strategy: Strategy) -> Duratio
         (Mode::Quick, _) if baseline => 500,
         (Mode::Quick, _) => 1000,
         (Mode::Sancov, _) => 5000,
+        (Mode::Historical, _) => 10_000,
         _ => 60_000,
     };
     Duration::from_millis(ms)
 }
 
 fn run_jobs(options: &Options) -> i32 {
-    let workloads = if options.only.is_empty() {
+    let workloads = if options.mode == Mode::Historical {
+        vec![Workload::Historical]
+    } else if options.only.is_empty() {
         Workload::ALL.to_vec()
     } else {
         options.only.clone()
@@ -231,7 +262,11 @@ fn run_jobs(options: &Options) -> i32 {
     for job in &jobs {
         for &strategy in &strategies {
             if job.supports(strategy) {
-                for trial in 0..options.trials {
+                let trials = match options.control_trials {
+                    Some(n) if job.control => n.min(options.trials),
+                    _ => options.trials,
+                };
+                for trial in 0..trials {
                     plan.push((job.clone(), strategy, trial));
                 }
             }

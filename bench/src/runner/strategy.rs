@@ -9,8 +9,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
-use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
-use typefuzz::{Config, Context, FeedbackSources, Mutate, Operators, Outcome, Schedule};
+use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use typefuzz::{Config, Context, FeedbackSources, Mutate, Operators, Outcome, Report, Schedule};
 
 use crate::Verdict;
 
@@ -19,6 +19,8 @@ use crate::Verdict;
 pub(crate) enum Strategy {
     /// proptest: the naive strategy, rejections counted as `prop_assume!` would.
     Proptest,
+    /// typefuzz's proptest drop-in (`typefuzz::proptest::run_with`) on the same naive strategy.
+    ProptestDropIn,
     /// quickcheck: the naive `Arbitrary`, discards as `TestResult::discard`.
     Quickcheck,
     /// typefuzz with derived generation only (`Schedule::Generate`): the derived-generator line.
@@ -42,8 +44,9 @@ pub(crate) enum Strategy {
 }
 
 impl Strategy {
-    pub(crate) const ALL: [Strategy; 11] = [
+    pub(crate) const ALL: [Strategy; 12] = [
         Strategy::Proptest,
+        Strategy::ProptestDropIn,
         Strategy::Quickcheck,
         Strategy::TypefuzzGenerate,
         Strategy::TypefuzzFuzzChick,
@@ -59,6 +62,7 @@ impl Strategy {
     pub(crate) fn name(self) -> &'static str {
         match self {
             Strategy::Proptest => "proptest",
+            Strategy::ProptestDropIn => "proptest-dropin",
             Strategy::Quickcheck => "quickcheck",
             Strategy::TypefuzzGenerate => "typefuzz-generate",
             Strategy::TypefuzzFuzzChick => "typefuzz-fuzzchick",
@@ -103,6 +107,9 @@ impl Strategy {
         };
         Some(match self {
             Strategy::Proptest | Strategy::Quickcheck => return None,
+            // The drop-in's engine settings are typefuzz's defaults (its own proptest-config
+            // translation is bypassed: the benchmark sets the budget).
+            Strategy::ProptestDropIn => base,
             Strategy::TypefuzzGenerate | Strategy::Smart => base.with_schedule(Schedule::Generate),
             Strategy::TypefuzzFuzzChick => base
                 .with_schedule(Schedule::FuzzChick)
@@ -204,16 +211,23 @@ where
                 naive(&mut fastrand::Rng::with_seed(seed))
             })
         }
+        Strategy::ProptestDropIn => {
+            let config = strategy
+                .config(seed, cap, max_size(problem))
+                .expect("typefuzz strategy");
+            let report =
+                typefuzz::proptest::run_with(&config, (problem.strategy)(), |x: T| match property(
+                    &x,
+                ) {
+                    Verdict::Pass => Ok(()),
+                    Verdict::Discard => Err(TestCaseError::reject("precondition")),
+                    Verdict::Fail => Err(TestCaseError::fail("property failed")),
+                });
+            trial_from_report(&report)
+        }
         _ => {
             let config = strategy
-                .config(
-                    seed,
-                    cap,
-                    match MAX_SIZE_OVERRIDE.load(std::sync::atomic::Ordering::Relaxed) {
-                        0 => problem.max_size,
-                        n => n,
-                    },
-                )
+                .config(seed, cap, max_size(problem))
                 .expect("typefuzz strategy");
             let smart = problem.smart;
             let generate = problem.generate;
@@ -223,6 +237,14 @@ where
             };
             typefuzz_trial(&config, gen, property)
         }
+    }
+}
+
+/// The problem's typefuzz size bound, unless `--max-size` overrides it.
+fn max_size<T>(problem: &Problem<T>) -> usize {
+    match MAX_SIZE_OVERRIDE.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => problem.max_size,
+        n => n,
     }
 }
 
@@ -236,6 +258,11 @@ pub(crate) fn typefuzz_trial<T: Mutate + Debug>(
         Verdict::Discard => Outcome::Discard,
         Verdict::Fail => Outcome::Fail("property failed".into()),
     });
+    trial_from_report(&report)
+}
+
+/// A typefuzz report as a trial: time and tests to the first failure, or the whole run.
+fn trial_from_report<T: Debug>(report: &Report<T>) -> Trial {
     let stats = &report.stats;
     let mut trial = Trial {
         found: false,

@@ -22,6 +22,8 @@ pub(crate) enum Workload {
     Ifc,
     Bst,
     Micro,
+    /// Real bugs of published crates (`historical` mode only; not in [`Workload::ALL`]).
+    Historical,
 }
 
 impl Workload {
@@ -32,17 +34,19 @@ impl Workload {
             Workload::Ifc => "IFC",
             Workload::Bst => "BST",
             Workload::Micro => "micro",
+            Workload::Historical => "historical",
         }
     }
 
     pub(crate) fn parse(name: &str) -> Option<Workload> {
         Workload::ALL
             .into_iter()
+            .chain([Workload::Historical])
             .find(|w| w.name().eq_ignore_ascii_case(name))
     }
 }
 
-type RunFn = dyn Fn(Strategy, u64, Duration) -> Trial + Send + Sync;
+pub(crate) type RunFn = dyn Fn(Strategy, u64, Duration) -> Trial + Send + Sync;
 
 /// One task (or control) of a workload.
 pub(crate) struct Job {
@@ -59,13 +63,35 @@ pub(crate) struct Job {
 }
 
 impl Job {
+    pub(crate) fn new(
+        workload: Workload,
+        task: String,
+        detail: String,
+        control: bool,
+        run: Box<RunFn>,
+    ) -> Job {
+        Job {
+            workload,
+            task,
+            detail,
+            control,
+            ifc_index: None,
+            run,
+        }
+    }
+
     pub(crate) fn run(&self, strategy: Strategy, seed: u64, cap: Duration) -> Trial {
         (self.run)(strategy, seed, cap)
     }
 
-    /// Whether `strategy` applies to this job (the smart generator exists for IFC only).
+    /// Whether `strategy` applies to this job (the smart generator exists for IFC only; the
+    /// historical bugs compare proptest, its drop-in and typefuzz, without quickcheck).
     pub(crate) fn supports(&self, strategy: Strategy) -> bool {
-        strategy != Strategy::Smart || self.workload == Workload::Ifc
+        match strategy {
+            Strategy::Smart => self.workload == Workload::Ifc,
+            Strategy::Quickcheck => self.workload != Workload::Historical,
+            _ => true,
+        }
     }
 }
 
@@ -79,14 +105,13 @@ fn job<T>(
 where
     T: Mutate + Debug + Hash + Clone + 'static,
 {
-    Job {
+    Job::new(
         workload,
         task,
         detail,
         control,
-        ifc_index: None,
-        run: Box::new(move |strategy, seed, cap| run_trial(&problem, strategy, seed, cap)),
-    }
+        Box::new(move |strategy, seed, cap| run_trial(&problem, strategy, seed, cap)),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,6 +454,7 @@ pub(crate) fn jobs(workloads: &[Workload], all_controls: bool) -> Vec<Arc<Job>> 
             Workload::Ifc => ifc_jobs(),
             Workload::Bst => bst_jobs(all_controls),
             Workload::Micro => micro_jobs(),
+            Workload::Historical => super::historical::historical_jobs(),
         };
         out.extend(jobs.into_iter().map(Arc::new));
     }

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Real suites as a test (issue 9, item 6): published crates' quickcheck/proptest suites run plain
+# and under typefuzz's drop-ins, with only the macro paths rewritten.
+#
+#   bash bench/real-suites/run.sh [--bounded] [SUITE...]
+#
+# For each suite the published crate is fetched through cargo (a scratch manifest pinning the
+# exact version), its source is copied out of cargo's registry into target/real-suites/ (nothing
+# of it is committed), and two copies are tested:
+#   plain/     the crate as published;
+#   typefuzz/  the same with `proptest!` / `quickcheck!` rewritten to `typefuzz::proptest!` /
+#              `typefuzz::quickcheck!` (plus the suite's listed API paths, e.g. a `QuickCheck`
+#              builder) and typefuzz added as a path dev-dependency with the framework's feature.
+# Both are built first (`cargo test --no-run`), then the test runs are timed. The script fails if
+# a test fails under typefuzz but passes plain (a false failure), if the typefuzz copy does not
+# build, or if its wall time exceeds RATIO (1.25) x plain. A test failing plain as well is
+# reported, not counted against typefuzz.
+#
+# Suites (SUITE names): smol_str, roaring (proptest 1.x; roaring's treemap_iter draws sets of
+# 50,000-100,000 integers, minutes per run in a debug build); indexmap (quickcheck 1.x);
+# itertools (quickcheck 0.9: needs typefuzz's quickcheck 0.9 support). Default: smol_str and
+# indexmap; --bounded (what .ci/run runs): the same, each test run capped at 600 s.
+#
+# Environment: REAL_SUITES_RATIO (default 1.25), REAL_SUITES_TIMEOUT (seconds per test run,
+# default 1800, 600 with --bounded), CARGO_BUILD_JOBS as usual.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+WORK="$ROOT/target/real-suites"
+RATIO="${REAL_SUITES_RATIO:-1.25}"
+TIMEOUT="${REAL_SUITES_TIMEOUT:-1800}"
+
+# name | crate | version | typefuzz feature | cargo test target args | extra rewrites (perl) |
+# dev-dependencies to drop (benches only)
+suite() {
+  case "$1" in
+    roaring)
+      echo "roaring|0.10.12|proptest|--test treemap_iter||" ;;
+    smol_str)
+      echo "smol_str|0.3.7|proptest|--test test||criterion" ;;
+    indexmap)
+      # indexmap wraps quickcheck's macro in its own and runs each property through the
+      # `QuickCheck` builder: swapping the macro alone would still run plain quickcheck.
+      echo "indexmap|2.14.2|quickcheck|--test quick|s/(?<![\\w:])QuickCheck::new\\(\\)/typefuzz::quickcheck::QuickCheck::new()/g|" ;;
+    itertools)
+      echo "itertools|0.14.0|quickcheck|--test quick||criterion" ;;
+    *)
+      return 1 ;;
+  esac
+}
+
+bounded=0
+suites=()
+for arg in "$@"; do
+  case "$arg" in
+    --bounded) bounded=1 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    *) suite "$arg" >/dev/null || { echo "real-suites: unknown suite '$arg'" >&2; exit 2; }
+       suites+=("$arg") ;;
+  esac
+done
+if [ "${#suites[@]}" -eq 0 ]; then
+  suites=(smol_str indexmap)
+fi
+if [ "$bounded" -eq 1 ] && [ -z "${REAL_SUITES_TIMEOUT:-}" ]; then TIMEOUT=600; fi
+
+mkdir -p "$WORK"
+export CARGO_TARGET_DIR="$WORK/target"
+
+# Prints the registry source directory of crate $1 at version $2, fetching it through cargo.
+fetch_source() {
+  local krate="$1" version="$2" dir="$WORK/fetch-$1-$2"
+  mkdir -p "$dir/src"
+  printf '[package]\nname = "fetch-%s"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[workspace]\n\n[dependencies]\n%s = "=%s"\n' \
+    "${krate//_/-}" "$krate" "$version" > "$dir/Cargo.toml"
+  : > "$dir/src/lib.rs"
+  cargo fetch --manifest-path "$dir/Cargo.toml" >&2
+  cargo metadata --format-version 1 --manifest-path "$dir/Cargo.toml" \
+    | jq -r --arg n "$krate" --arg v "$version" \
+        '.packages[] | select(.name == $n and .version == $v) | .manifest_path' \
+    | xargs dirname
+}
+
+# Copies the published crate to $2, standalone (its own workspace), without the listed
+# bench-only dev-dependencies (and the benches that use them).
+copy_crate() {
+  local src="$1" dst="$2" drop="$3"
+  rm -rf "$dst"
+  cp -r "$src" "$dst"
+  chmod -R u+w "$dst"
+  rm -f "$dst/Cargo.lock"
+  if [ -n "$drop" ]; then
+    perl -0pi -e "s/\\n\\[dev-dependencies\\.$drop\\]\\n(?:[^\\[\\n][^\\n]*\\n)*//g; s/\\n\\[\\[bench\\]\\]\\n(?:[^\\[\\n][^\\n]*\\n)*//g" "$dst/Cargo.toml"
+  fi
+  grep -q '^\[workspace\]' "$dst/Cargo.toml" || printf '\n[workspace]\n' >> "$dst/Cargo.toml"
+}
+
+# Rewrites the macro paths (and the suite's extra API paths, `;`-separated perl substitutions) in
+# every Rust file of $1, adds typefuzz as a dev-dependency; prints how many substitutions were made.
+rewrite() {
+  local dir="$1" feature="$2" extra="$3"
+  local program="\$c += s/(?<![\\w:])(?:::)?(?:$feature::)?$feature!/typefuzz::$feature!/g;"
+  local substitution
+  IFS=';' read -ra extras <<< "$extra"
+  for substitution in "${extras[@]}"; do
+    [ -n "${substitution// /}" ] && program="$program \$c += $substitution;"
+  done
+  local changed=0 file n
+  while IFS= read -r file; do
+    n="$(perl -ne "$program END { print \$c + 0 }" "$file")"
+    if [ "$n" -gt 0 ]; then
+      perl -pi -e "$program" "$file"
+      changed=$((changed + n))
+    fi
+  done < <(find "$dir/src" "$dir/tests" -name '*.rs' 2>/dev/null)
+  printf '\n[dev-dependencies.typefuzz]\npath = "%s"\nfeatures = ["%s"]\n' "$ROOT" "$feature" >> "$dir/Cargo.toml"
+  echo "$changed"
+}
+
+# Runs the suite's tests in $1 (already built); writes the log to $2 and prints the wall time.
+timed_test() {
+  local dir="$1" log="$2"; shift 2
+  local start end
+  start="$(date +%s.%N)"
+  set +e
+  (cd "$dir" && timeout "$TIMEOUT" cargo test "$@" -- --test-threads=1 >"$log" 2>&1)
+  echo "$?" > "$log.status"
+  set -e
+  end="$(date +%s.%N)"
+  echo "$end - $start" | bc -l
+}
+
+failed_tests() { grep -E '^test .* \.\.\. FAILED$' "$1" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | sort -u; }
+counts() { grep -E '^test result:' "$1" | awk '{p+=$4; f+=$6} END {printf "%d passed, %d failed", p, f}'; }
+
+status=0
+summary=()
+for name in "${suites[@]}"; do
+  IFS='|' read -r krate version feature targets extra drop <<< "$(suite "$name")"
+  echo "== real suite $name: $krate $version ($feature), cargo test $targets"
+  src="$(fetch_source "$krate" "$version")"
+  plain="$WORK/$name/plain"
+  typefuzz="$WORK/$name/typefuzz"
+  mkdir -p "$WORK/$name"
+  copy_crate "$src" "$plain" "$drop"
+  copy_crate "$src" "$typefuzz" "$drop"
+  changed="$(rewrite "$typefuzz" "$feature" "$extra")"
+  echo "   rewrote $changed macro/API path(s) to typefuzz::$feature"
+  if [ "$changed" -eq 0 ]; then
+    echo "   FAIL: nothing to rewrite in $krate $version: not a $feature suite" >&2
+    status=1; summary+=("$name: FAIL (nothing rewritten)"); continue
+  fi
+  # shellcheck disable=SC2086
+  (cd "$plain" && cargo test $targets --no-run >"$WORK/$name/build-plain.log" 2>&1) || {
+    echo "   FAIL: the published suite does not build plain (see $WORK/$name/build-plain.log)" >&2
+    status=1; summary+=("$name: FAIL (plain build)"); continue
+  }
+  # shellcheck disable=SC2086
+  if ! (cd "$typefuzz" && cargo test $targets --no-run >"$WORK/$name/build-typefuzz.log" 2>&1); then
+    echo "   FAIL: the suite does not build under typefuzz::$feature! (first errors below; full log $WORK/$name/build-typefuzz.log)" >&2
+    grep -E '^error' -A6 "$WORK/$name/build-typefuzz.log" | head -40 >&2
+    status=1; summary+=("$name: FAIL (does not build under typefuzz)"); continue
+  fi
+  # shellcheck disable=SC2086
+  t_plain="$(timed_test "$plain" "$WORK/$name/test-plain.log" $targets)"
+  # shellcheck disable=SC2086
+  t_typefuzz="$(timed_test "$typefuzz" "$WORK/$name/test-typefuzz.log" $targets)"
+  ratio="$(echo "$t_typefuzz / $t_plain" | bc -l)"
+  printf '   plain:    %6.1f s  %s (exit %s)\n' "$t_plain" "$(counts "$WORK/$name/test-plain.log")" "$(cat "$WORK/$name/test-plain.log.status")"
+  printf '   typefuzz: %6.1f s  %s (exit %s)  = %.2fx plain (bar %sx)\n' "$t_typefuzz" "$(counts "$WORK/$name/test-typefuzz.log")" "$(cat "$WORK/$name/test-typefuzz.log.status")" "$ratio" "$RATIO"
+  false_failures="$(comm -13 <(failed_tests "$WORK/$name/test-plain.log") <(failed_tests "$WORK/$name/test-typefuzz.log"))"
+  both="$(comm -12 <(failed_tests "$WORK/$name/test-plain.log") <(failed_tests "$WORK/$name/test-typefuzz.log"))"
+  verdict="ok"
+  if [ -n "$both" ]; then echo "   note: failing plain too (not counted): $(echo $both)"; fi
+  if [ -n "$false_failures" ]; then
+    echo "   FAIL: false failures (pass plain, fail under typefuzz): $(echo $false_failures)" >&2
+    verdict="FAIL (false failures)"; status=1
+  fi
+  if [ "$(cat "$WORK/$name/test-typefuzz.log.status")" = 124 ]; then
+    echo "   FAIL: the typefuzz run hit the ${TIMEOUT} s timeout" >&2
+    verdict="FAIL (timeout)"; status=1
+  elif [ "$(echo "$ratio > $RATIO" | bc -l)" = 1 ]; then
+    echo "   FAIL: wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
+    [ "$verdict" = ok ] && verdict="FAIL (wall time)"; status=1
+  fi
+  summary+=("$name: $verdict, plain $(printf %.1f "$t_plain") s, typefuzz $(printf %.1f "$t_typefuzz") s ($(printf %.2f "$ratio")x)")
+done
+
+echo "== real suites summary"
+printf '   %s\n' "${summary[@]}"
+exit "$status"
