@@ -11,6 +11,13 @@ fn property(a: u32, b: u32, v: Vec<u8>) -> bool {
     a.wrapping_add(b) == b.wrapping_add(a) && v.len() < 1 << 20
 }
 
+/// `f`'s result and how long it took.
+fn timed<R>(f: impl FnOnce() -> R) -> (R, std::time::Duration) {
+    let start = Instant::now();
+    let result = f();
+    (result, start.elapsed())
+}
+
 fn main() {
     let tests: u64 = std::env::args()
         .nth(1)
@@ -18,26 +25,18 @@ fn main() {
         .unwrap_or(200_000);
 
     for round in 0..3 {
-        let start = Instant::now();
-        quickcheck::QuickCheck::new()
-            .tests(tests)
-            .max_tests(tests)
-            .quickcheck(property as fn(u32, u32, Vec<u8>) -> bool);
-        let plain = start.elapsed();
-
-        let start = Instant::now();
-        let stats = typefuzz_quickcheck::QuickCheck::new()
-            .tests(tests)
-            .quickcheck(property as fn(u32, u32, Vec<u8>) -> bool);
-        let drop_in = start.elapsed();
-        assert_eq!(stats.valid, tests);
-
-        let start = Instant::now();
-        let typed = typefuzz_quickcheck::QuickCheck::new()
-            .tests(tests)
-            .quickcheck_typed(property as fn(u32, u32, Vec<u8>) -> bool);
-        let drop_in_typed = start.elapsed();
-        assert_eq!(typed.valid, tests);
+        let (_, plain) = timed(|| {
+            quickcheck::QuickCheck::new()
+                .tests(tests)
+                .max_tests(tests)
+                .quickcheck(property as fn(u32, u32, Vec<u8>) -> bool)
+        });
+        let builder = typefuzz_quickcheck::QuickCheck::new().tests(tests);
+        let (stats, drop_in) =
+            timed(|| builder.quickcheck(property as fn(u32, u32, Vec<u8>) -> bool));
+        let (typed, drop_in_typed) =
+            timed(|| builder.quickcheck_typed(property as fn(u32, u32, Vec<u8>) -> bool));
+        assert_eq!((stats.valid, typed.valid), (tests, tests));
 
         let per_test = |d: std::time::Duration| d.as_nanos() as f64 / tests as f64;
         println!(
