@@ -87,6 +87,24 @@ impl FeedbackSources {
     }
 }
 
+/// A test framework's own budget, as its configuration states it: what an adapter hands to
+/// [`Config::for_framework`].
+///
+/// ```
+/// let quickcheck = typefuzz::Framework { name: "quickcheck", cases: 100, max_rejects: 10_000 };
+/// assert_eq!(quickcheck.cases, 100);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framework {
+    /// The framework's name, for messages (`"proptest"`, `"quickcheck"`).
+    pub name: &'static str,
+    /// The non-discarded tests it runs (proptest's `cases`, quickcheck's `tests`).
+    pub cases: u64,
+    /// The discards after which it gives up (proptest's `max_global_rejects`, quickcheck's
+    /// `max_tests`).
+    pub max_rejects: u64,
+}
+
 /// Everything one run of the engine needs to know besides the generator and the property.
 ///
 /// ```
@@ -329,6 +347,50 @@ impl Config {
         self
     }
 
+    /// The configuration of a drop-in test: the budget policy every adapter shares, in one place.
+    ///
+    /// `settings` translates the rest of the framework's configuration (seed, name, time limits)
+    /// onto the engine's; then the `TYPEFUZZ_*` variables apply ([`apply_env`](Config::apply_env)),
+    /// so they win; then the budget policy:
+    /// - the longer budget wins: the run has at least the framework's case count and at least
+    ///   typefuzz's default [`cases`](Config::cases), and `TYPEFUZZ_CASES` only lengthens it;
+    /// - the framework's reject limit only raises [`max_discards`](Config::max_discards), never
+    ///   lowers it: typefuzz climbs out of discards where the framework would give up.
+    ///
+    /// ```
+    /// use typefuzz::{Config, Framework};
+    /// let framework = Framework { name: "quickcheck", cases: 20_000, max_rejects: 100_000 };
+    /// let config = Config::for_framework(framework, |config| config.with_name("my_crate::prop"));
+    /// assert!(config.cases >= 20_000);
+    /// assert_eq!(config.name.as_deref(), Some("my_crate::prop"));
+    /// # if std::env::var_os("TYPEFUZZ_MAX_DISCARDS").is_none() && std::env::var_os("TYPEFUZZ_TIME").is_none() {
+    /// assert!(config.max_discards >= Some(100_000));
+    /// # }
+    /// ```
+    pub fn for_framework(framework: Framework, settings: impl FnOnce(Config) -> Config) -> Config {
+        Config::for_framework_vars(framework, settings, |name| std::env::var(name).ok())
+    }
+
+    /// [`for_framework`](Config::for_framework) over any variable lookup (what the tests use).
+    pub(crate) fn for_framework_vars(
+        framework: Framework,
+        settings: impl FnOnce(Config) -> Config,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Config {
+        let default = Config::default();
+        let budget = default
+            .clone()
+            .with_cases(framework.cases)
+            .with_max_discards(
+                default
+                    .max_discards
+                    .map(|max| max.max(framework.max_rejects)),
+            );
+        let mut config = settings(budget).apply_vars(var);
+        config.cases = config.cases.max(framework.cases).max(default.cases);
+        config
+    }
+
     /// Where failing inputs are saved: [`regressions`](Config::regressions), or the default path
     /// derived from [`name`](Config::name), or nowhere.
     ///
@@ -472,5 +534,39 @@ mod tests {
         ]));
         assert_eq!(config.corpus, Some(PathBuf::from("/c/a-b")));
         assert_eq!(config.progress, Some(false));
+    }
+
+    #[test]
+    fn framework_budget_policy() {
+        let none = |_: &str| None;
+        let quickcheck = Framework {
+            name: "quickcheck",
+            cases: 100,
+            max_rejects: 200_000,
+        };
+        let config = Config::for_framework_vars(quickcheck, |c| c.with_seed(3), none);
+        assert_eq!(
+            config.cases,
+            Config::default().cases,
+            "the longer budget wins"
+        );
+        assert_eq!(config.max_discards, Some(200_000), "rejects only raise");
+        assert_eq!(config.seed, Some(3));
+
+        let long = Framework {
+            cases: 50_000,
+            ..quickcheck
+        };
+        let env = |name: &str| (name == "TYPEFUZZ_CASES").then(|| "20".to_string());
+        let config = Config::for_framework_vars(long, |c| c, env);
+        assert_eq!(config.cases, 50_000, "TYPEFUZZ_CASES does not shorten it");
+
+        let env = |name: &str| (name == "TYPEFUZZ_SEED").then(|| "9".to_string());
+        let config = Config::for_framework_vars(quickcheck, |c| c.with_seed(3), env);
+        assert_eq!(
+            config.seed,
+            Some(9),
+            "the variables win over the framework's settings"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! Executor: runs the property once on one input and turns whatever happens — a return value, a
-//! panic, a [`Discarded`] panic — into an [`Outcome`], with the feedback recorders armed around
-//! the call only. A [`Watchdog`] turns a call that runs past the per-test limit into a hang report.
+//! panic, a [`Discarded`] panic — into a [`Verdict`] ([`run_once`], public for adapters), with
+//! the feedback recorders armed around the call only. A [`Watchdog`] turns a call that runs past the per-test limit into a hang report.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -14,12 +14,29 @@ use std::time::{Duration, Instant};
 use crate::feedback::{self, Feedback};
 use crate::{Discarded, FailureKind, IntoOutcome, Outcome};
 
-/// The result of one property call.
+/// What one call of a property said, panics included: [`Outcome`] plus how a failure failed.
+///
+/// ```
+/// use typefuzz::{run_once, FailureKind, Verdict};
+/// assert_eq!(run_once(|| true), Verdict::Pass);
+/// let Verdict::Fail { kind, message } = run_once(|| -> () { panic!("boom") }) else { unreachable!() };
+/// assert_eq!(kind, FailureKind::Panic);
+/// assert!(message.contains("boom"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub enum Verdict {
+    /// The property held.
     Pass,
+    /// The input was discarded ([`Outcome::Discard`] or a [`Discarded`] panic).
     Discard,
-    Fail { kind: FailureKind, message: String },
+    /// The property failed: it returned a failure ([`FailureKind::Fail`]) or panicked
+    /// ([`FailureKind::Panic`], the message naming where).
+    Fail {
+        /// How it failed.
+        kind: FailureKind,
+        /// The returned failure's message, or the panic's message with its location.
+        message: String,
+    },
 }
 
 thread_local! {
@@ -55,20 +72,45 @@ fn install_panic_hook() {
     });
 }
 
-/// Runs `property` on `input` with recorders armed and panics caught.
+/// Runs `property` on `input` with the feedback recorders armed around the call only.
 #[inline]
 pub(crate) fn execute<T, R: IntoOutcome>(
     property: &mut impl FnMut(&T) -> R,
     input: &T,
     feedback: &Feedback,
 ) -> Verdict {
-    install_panic_hook();
     feedback::begin_run();
-    SILENT.with(|s| s.set(true));
     feedback.before_run();
-    let result = panic::catch_unwind(AssertUnwindSafe(|| property(input).into_outcome()));
-    SILENT.with(|s| s.set(false));
+    let verdict = run_once(|| property(input));
     feedback::end_run();
+    verdict
+}
+
+/// Calls a property once and classifies what happened: its return value through
+/// [`IntoOutcome`], a [`Discarded`] panic as a discard, any other panic as a failure carrying the
+/// panic's message and location. The panic hook stays silent during the call (a search panics
+/// thousands of times), so the caller decides what to print.
+///
+/// This is the engine's single-execution entry point for adapters: the loop runs every test
+/// through it, and an adapter that runs one input itself (the libFuzzer target, a replay)
+/// classifies it the same way.
+///
+/// ```
+/// use typefuzz::{run_once, Discard, FailureKind, Verdict};
+/// let input = 7u8;
+/// assert_eq!(run_once(|| input < 10), Verdict::Pass);
+/// assert_eq!(run_once(|| -> Result<(), String> { Discard::discard() }), Verdict::Discard);
+/// assert_eq!(
+///     run_once(|| Err::<(), _>("too big")),
+///     Verdict::Fail { kind: FailureKind::Fail, message: r#"property returned Err("too big")"#.into() },
+/// );
+/// ```
+#[inline]
+pub fn run_once<R: IntoOutcome>(call: impl FnOnce() -> R) -> Verdict {
+    install_panic_hook();
+    let previously_silent = SILENT.with(|s| s.replace(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(|| call().into_outcome()));
+    SILENT.with(|s| s.set(previously_silent));
     match result {
         Ok(Outcome::Pass) => Verdict::Pass,
         Ok(Outcome::Discard) => Verdict::Discard,

@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::Operator;
+use crate::feedback::FeedbackStats;
+use crate::{codec, Mutate, Operator};
 
 /// Why a run stopped.
 ///
@@ -144,6 +145,87 @@ impl Stats {
         } else {
             self.discards as f64 / self.tests as f64
         }
+    }
+}
+
+/// The statistics of a run as it goes: the [`Stats`] counters, plus what is needed to finish
+/// them (distinct valid inputs, operators of kept seeds) and the live status line.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    /// The counters the loop updates directly.
+    pub(crate) stats: Stats,
+    unique: UniqueCounter,
+    /// Reused for encoding valid inputs, so the hot path does not allocate.
+    scratch: codec::Encoder,
+    operators_kept: [u64; Operator::COUNT],
+    status: StatusLine,
+}
+
+impl Tally {
+    /// An empty tally for the run replayed by `seed`; `progress` is
+    /// [`Config::progress`](crate::Config::progress).
+    pub(crate) fn new(seed: u64, progress: Option<bool>) -> Self {
+        Tally {
+            stats: Stats {
+                seed,
+                ..Stats::default()
+            },
+            unique: UniqueCounter::new(),
+            scratch: codec::Encoder::new(),
+            operators_kept: [0; Operator::COUNT],
+            status: StatusLine::new(progress),
+        }
+    }
+
+    /// Counts a valid (passing) input towards the distinct ones; returns its encoded length.
+    pub(crate) fn count_valid<T: Mutate>(&mut self, input: &T) -> usize {
+        self.stats.valid += 1;
+        self.scratch.clear();
+        input.encode(&mut self.scratch);
+        self.unique.insert(self.scratch.as_bytes());
+        self.scratch.as_bytes().len()
+    }
+
+    /// Counts the operators of a mutant that was kept as a seed.
+    pub(crate) fn count_kept(&mut self, operators: &[Operator]) {
+        for &op in operators {
+            self.operators_kept[op as usize] += 1;
+        }
+    }
+
+    /// Updates the queue sizes and prints the status line if it is due.
+    pub(crate) fn tick(&mut self, queue_valid: usize, queue_discarded: usize) {
+        self.stats.queue_valid = queue_valid;
+        self.stats.queue_discarded = queue_discarded;
+        self.status.tick(&self.stats);
+    }
+
+    /// Completes the statistics at the end of the run (before shrinking, if it failed) and
+    /// prints the final status line.
+    pub(crate) fn finish(
+        &mut self,
+        elapsed: Duration,
+        (queue_valid, queue_discarded): (usize, usize),
+        feedback: FeedbackStats,
+    ) {
+        let stats = &mut self.stats;
+        stats.queue_valid = queue_valid;
+        stats.queue_discarded = queue_discarded;
+        stats.elapsed = elapsed;
+        stats.tests_per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
+        stats.unique_valid = self.unique.count();
+        stats.coverage_points = feedback.coverage_points;
+        stats.coverage_features = feedback.coverage_features;
+        stats.label_points = feedback.label_points;
+        stats.assume_sites = feedback.assume_sites;
+        stats.labels = feedback.labels;
+        stats.targets = feedback.targets;
+        stats.operators_kept = Operator::ALL
+            .iter()
+            .map(|&op| (op, self.operators_kept[op as usize]))
+            .filter(|&(_, count)| count > 0)
+            .collect();
+        self.status.finish(&self.stats);
     }
 }
 
@@ -304,6 +386,29 @@ fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tally_counts_distinct_valid_inputs_and_kept_operators() {
+        let mut tally = Tally::new(9, Some(false));
+        assert_eq!(
+            tally.count_valid(&vec![1u8, 2]),
+            3,
+            "length byte and two bytes"
+        );
+        tally.count_valid(&vec![1u8, 2]);
+        tally.count_valid(&vec![3u8]);
+        tally.count_kept(&[Operator::BitFlip, Operator::BitFlip, Operator::Insert]);
+        tally.stats.tests = 3;
+        tally.finish(Duration::from_secs(1), (2, 1), FeedbackStats::default());
+        let stats = &tally.stats;
+        assert_eq!((stats.seed, stats.valid, stats.unique_valid), (9, 3, 2));
+        assert_eq!((stats.queue_valid, stats.queue_discarded), (2, 1));
+        assert_eq!(stats.tests_per_second, 3.0);
+        assert_eq!(
+            stats.operators_kept,
+            [(Operator::BitFlip, 2), (Operator::Insert, 1)]
+        );
+    }
 
     #[test]
     fn unique_counter_is_exact_then_estimates() {

@@ -97,7 +97,18 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{
     Config as ProptestConfig, RngAlgorithm, RngSeed, TestCaseError, TestRng, TestRunner,
 };
-use typefuzz_engine::{Config, Context, Failure, Mutate, Report, Stats, StopReason};
+use typefuzz_engine::{Config, Context, Failure, Framework, Mutate, Outcome, Report, Stats};
+
+/// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
+/// engine's argument formatting, shared with the quickcheck adapter).
+///
+/// Implemented for tuples of up to twelve `Debug` values (what the macro passes).
+///
+/// ```
+/// use typefuzz_proptest::NamedArgs;
+/// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
+/// ```
+pub use typefuzz_engine::DebugArgs as NamedArgs;
 
 /// Translates a proptest configuration into the engine's, then applies the `TYPEFUZZ_*`
 /// environment variables; the larger of the two case counts wins.
@@ -122,33 +133,50 @@ use typefuzz_engine::{Config, Context, Failure, Mutate, Report, Stats, StopReaso
 /// # }
 /// ```
 pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
-    let cases = u64::from(proptest.cases);
-    let mut config = Config::default().with_cases(cases);
-    let discards = config.max_discards;
-    config = config
-        .with_max_discards(discards.map(|max| max.max(u64::from(proptest.max_global_rejects))));
-    if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
-        config = config.with_name(name);
+    let framework = Framework {
+        name: "proptest",
+        cases: u64::from(proptest.cases),
+        max_rejects: u64::from(proptest.max_global_rejects),
+    };
+    Config::for_framework(framework, |mut config| {
+        if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
+            config = config.with_name(name);
+        }
+        if proptest.timeout() > 0 {
+            config = config.with_test_timeout(Duration::from_millis(u64::from(proptest.timeout())));
+        }
+        if proptest.max_shrink_time > 0 {
+            config =
+                config.with_shrink_time(Duration::from_millis(u64::from(proptest.max_shrink_time)));
+        }
+        if proptest.max_shrink_iters != u32::MAX {
+            config = config.with_shrink_steps(u64::from(proptest.max_shrink_iters));
+        }
+        if let RngSeed::Fixed(seed) = proptest.rng_seed {
+            config = config.with_seed(seed);
+        }
+        config
+    })
+}
+
+/// What a proptest test case's result means to the engine: `Ok` passes,
+/// `TestCaseError::Reject` (`prop_assume!`) discards, `TestCaseError::Fail` (`prop_assert!`)
+/// fails with its message.
+///
+/// ```
+/// use proptest::test_runner::TestCaseError;
+/// use typefuzz::Outcome;
+/// use typefuzz_proptest::outcome;
+/// assert_eq!(outcome(Ok(())), Outcome::Pass);
+/// assert_eq!(outcome(Err(TestCaseError::reject("odd"))), Outcome::Discard);
+/// assert_eq!(outcome(Err(TestCaseError::fail("too big"))), Outcome::Fail("too big".into()));
+/// ```
+pub fn outcome(result: Result<(), TestCaseError>) -> Outcome {
+    match result {
+        Ok(()) => Outcome::Pass,
+        Err(TestCaseError::Reject(_)) => Outcome::Discard,
+        Err(TestCaseError::Fail(reason)) => Outcome::Fail(reason.message().to_string()),
     }
-    if proptest.timeout() > 0 {
-        config = config.with_test_timeout(Duration::from_millis(u64::from(proptest.timeout())));
-    }
-    if proptest.max_shrink_time > 0 {
-        config =
-            config.with_shrink_time(Duration::from_millis(u64::from(proptest.max_shrink_time)));
-    }
-    if proptest.max_shrink_iters != u32::MAX {
-        config = config.with_shrink_steps(u64::from(proptest.max_shrink_iters));
-    }
-    if let RngSeed::Fixed(seed) = proptest.rng_seed {
-        config = config.with_seed(seed);
-    }
-    let mut config = config.apply_env();
-    // The longer budget wins: neither typefuzz's default nor TYPEFUZZ_CASES shortens a test
-    // proptest would run longer, and a proptest default of 256 cases does not cut typefuzz's
-    // search short.
-    config.cases = config.cases.max(cases).max(Config::default().cases);
-    config
 }
 
 /// Draws fresh inputs from a strategy with a `TestRunner` reseeded from the engine's random
@@ -220,7 +248,7 @@ where
         |value: &S::Value| {
             let mut value = value.clone();
             project(&mut value);
-            property(value)
+            outcome(property(value))
         },
     );
     if let Some(failure) = &mut report.failure {
@@ -376,24 +404,16 @@ fn conclude<T: Debug>(
             failure_message(failure, &report.stats, proptest, show)
         );
     }
-    let stats = report.stats;
-    if stats.valid == 0 && stats.tests > 0 {
-        panic!(
-            "Test aborted: Too many global rejects\n\ttypefuzz: all {} tests were discarded \
-             (seed {}); raise TYPEFUZZ_MAX_DISCARDS or TYPEFUZZ_TIME, or check the precondition",
-            stats.tests, stats.seed
-        );
+    if let Some(message) = report.never_checked() {
+        panic!("Test aborted: Too many global rejects\n\t{message}");
     }
-    if let Some(note) = rejects_note(stats.discards, proptest) {
+    if let Some(note) = rejects_note(report.stats.discards, proptest) {
         eprintln!("{note}");
     }
-    if stats.stop == StopReason::Discards {
-        eprintln!(
-            "typefuzz: stopped after {} discards with {} of {} cases checked (seed {})",
-            stats.discards, stats.valid, proptest.cases, stats.seed
-        );
+    if let Some(note) = report.cut_short() {
+        eprintln!("{note}");
     }
-    stats
+    report.stats
 }
 
 fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {
@@ -445,51 +465,6 @@ pub fn failure_message<T>(
     let notes: Vec<&str> = rejects.as_deref().into_iter().collect();
     out.push_str(&failure.details(stats, &original, &notes));
     out
-}
-
-/// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"`.
-///
-/// Implemented for tuples of up to twelve `Debug` values (what the macro passes).
-///
-/// ```
-/// use typefuzz_proptest::NamedArgs;
-/// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
-/// ```
-pub trait NamedArgs {
-    /// `names[i] = <Debug of component i>`, comma-separated.
-    fn named(&self, names: &[&str]) -> String;
-}
-
-macro_rules! named_args {
-    ($( ($($name:ident $index:tt),+) )+) => {$(
-        impl<$($name: Debug),+> NamedArgs for ($($name,)+) {
-            fn named(&self, names: &[&str]) -> String {
-                let mut out = String::new();
-                $(
-                    if $index > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "{} = {:?}", names.get($index).copied().unwrap_or("_"), self.$index);
-                )+
-                out
-            }
-        }
-    )+};
-}
-
-named_args! {
-    (A 0)
-    (A 0, B 1)
-    (A 0, B 1, C 2)
-    (A 0, B 1, C 2, D 3)
-    (A 0, B 1, C 2, D 3, E 4)
-    (A 0, B 1, C 2, D 3, E 4, F 5)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
 }
 
 /// What the macros expand to. Not public API.

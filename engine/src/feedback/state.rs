@@ -1,6 +1,7 @@
 //! The feedback state: everything seen so far, and the update that says whether a run was new.
 
 use super::recorder::LastRun;
+use super::snapshot::AssumeSiteCounts;
 use super::{coverage, with_last_run};
 use crate::FeedbackSources;
 
@@ -48,19 +49,21 @@ pub(crate) struct Feedback {
     /// Per coverage counter, the AFL hit-count bucket bits seen so far ("virgin bits" inverted).
     coverage_seen: Vec<u8>,
     /// Coverage counters ever hit, and features (counter, bucket) ever seen.
-    pub(crate) coverage_points: u64,
-    pub(crate) coverage_features: u64,
+    pub(super) coverage_points: u64,
+    pub(super) coverage_features: u64,
     labels_seen: Vec<bool>,
-    pub(crate) labels_points: u64,
+    pub(super) labels_points: u64,
     targets_best: Vec<f64>,
     assume_best: Vec<f64>,
     /// Runs that hit each coverage counter, and each label (the features' frequencies).
     counter_hits: Vec<u32>,
-    pub(crate) label_hits: Vec<u64>,
+    pub(super) label_hits: Vec<u64>,
     /// The features the last run discovered (at most [`MAX_SEED_FEATURES`]).
     discovered: Vec<Feature>,
     /// Size classes (see [`size_class`]) in which a valid input was seen, one bit each.
     valid_sizes_seen: [u64; 4],
+    /// Per `assume!` site, evaluations and discards over the whole run (kept across restarts).
+    pub(super) assume_sites: AssumeSiteCounts,
 }
 
 impl Feedback {
@@ -87,7 +90,16 @@ impl Feedback {
             label_hits: Vec::new(),
             discovered: Vec::new(),
             valid_sizes_seen: [0; 4],
+            assume_sites: AssumeSiteCounts::default(),
         }
+    }
+
+    /// Forgets everything seen, so that inputs are judged anew (a restart of the search); the
+    /// per-`assume!`-site counts, which are statistics of the whole run, are kept.
+    pub(crate) fn restart(&mut self) {
+        let assume_sites = std::mem::take(&mut self.assume_sites);
+        *self = Feedback::new(self.sources);
+        self.assume_sites = assume_sites;
     }
 
     /// The features the last run discovered.
@@ -119,7 +131,8 @@ impl Feedback {
         }
     }
 
-    /// The update f: folds the last run's observation into the state and says what was new.
+    /// The update f: folds the last run's observation into the state and says what was new
+    /// (and counts the run's `assume!` sites for the statistics).
     /// `valid_len` is the encoded length of the input when the run was valid and the property
     /// has a precondition (see [`FeedbackSources::valid_sizes`]).
     pub(crate) fn observe(&mut self, valid_len: Option<usize>) -> Novelty {
@@ -128,7 +141,10 @@ impl Feedback {
         if self.sources.coverage {
             novelty.coverage = self.observe_coverage();
         }
-        with_last_run(|run| self.observe_recorded(run, &mut novelty));
+        with_last_run(|run| {
+            self.assume_sites.count(run);
+            self.observe_recorded(run, &mut novelty);
+        });
         if let (true, Some(len)) = (self.sources.valid_sizes, valid_len) {
             let class = size_class(len) as usize;
             let (word, bit) = (&mut self.valid_sizes_seen[class / 64], 1u64 << (class % 64));
