@@ -41,7 +41,8 @@ fn typefuzz_side() {
         let config = typefuzz::Config::default()
             .with_seed(seed)
             .with_cases(budget())
-            .with_max_tests(budget());
+            .with_max_tests(budget())
+            .with_max_discards(None);
         let started = Instant::now();
         let run =
             typefuzz::state_machine::run_with::<BankTest>(&config, &proptest_config(256), 1..20);

@@ -43,7 +43,8 @@ fn typefuzz_finds_and_shrinks_the_bank_bug_from_every_seed() {
         let config = typefuzz::Config::default()
             .with_seed(seed)
             .with_cases(BUDGET)
-            .with_max_tests(BUDGET);
+            .with_max_tests(BUDGET)
+            .with_max_discards(None);
         let run =
             typefuzz::state_machine::run_with::<BankTest>(&config, &proptest_config(256), 1..20);
         let stats = &run.report.stats;

@@ -167,3 +167,41 @@ fn the_failure_is_reported_as_a_trace_with_the_state_after_each_step() {
     let push = run.commands.iter().find(|c| c.name == "Push").unwrap();
     assert_eq!(push.rejected, 0);
 }
+
+#[test]
+fn the_regression_file_stores_the_sequence_and_replays_it_first() {
+    let path = std::env::temp_dir().join(format!(
+        "typefuzz-state-machine-regression-{}.txt",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let proptest = Config::default();
+    let config = typefuzz::Config::default()
+        .with_regressions(&path)
+        .with_cases(10_000);
+    let found = typefuzz::state_machine::run_with::<MyHeap<i32>>(
+        &config.clone().with_seed(3),
+        &proptest,
+        1..20,
+    );
+    let minimal = found
+        .minimal
+        .expect("the window bug is found")
+        .transitions();
+    assert!(path.exists());
+    // Another seed and a budget of one test: only the replayed regression can fail it.
+    let replayed = typefuzz::state_machine::run_with::<MyHeap<i32>>(
+        &config.with_seed(99).with_max_tests(1),
+        &proptest,
+        1..20,
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(replayed.report.stats.regressions_replayed, 1);
+    assert_eq!(
+        replayed.report.failure.as_ref().unwrap().tests,
+        1,
+        "the first test failed"
+    );
+    let again = replayed.minimal.expect("the saved sequence fails again");
+    assert_eq!(format!("{:?}", again.transitions()), format!("{minimal:?}"));
+}

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
 /// Number of accounts.
-pub const ACCOUNTS: usize = 3;
+pub const ACCOUNTS: usize = 5;
 /// Largest amount of one deposit, withdrawal or transfer.
 pub const MAX_AMOUNT: u32 = 1000;
 

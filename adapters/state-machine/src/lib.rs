@@ -109,11 +109,14 @@
 //! - **Replay re-checks `preconditions`** along the sequence. A sequence with a command that is
 //!   not enabled where it stands is a *discard*: it goes to the engine's discarded queue
 //!   (FuzzChick's two queues), it is not thrown away, and mutation may repair it.
-//! - **New model states are feedback.** After each step the reference state is fingerprinted
-//!   (its `Debug` text with numbers bucketed by magnitude, see the cost in the `fingerprint`
-//!   notes of the README); a sequence reaching a state fingerprint never seen before is kept
-//!   as a seed, so the search climbs through the model's states even without instrumentation.
-//!   Under `cargo typefuzz test` code coverage adds to it, as do `typefuzz::cover!`, `target!`.
+//! - **New model states are feedback.** After each step the reference state's `Debug` text is
+//!   fingerprinted component by component (each struct, tuple or list holding at most one nested
+//!   one, with its position; numbers bucketed by magnitude: `0`, `1`, `2-3`, `4-7`, ...). A
+//!   sequence reaching a component state never seen before is kept as a seed (the adapter reports
+//!   the number of distinct fingerprints through a `target!`), so the search climbs through the
+//!   model's states even without instrumentation. Cost: one `Debug` formatting and one scan of the
+//!   text per step. Under `cargo typefuzz test` code coverage adds to it, as do
+//!   `typefuzz::cover!` and `target!` in your impls.
 //! - **Shrinking keeps sequences valid**: it deletes commands (half the sequence, then each
 //!   command from the back), then simplifies each command's and the initial state's bytes
 //!   towards zero (smaller parameters, earlier `prop_oneof!` alternatives); every candidate is
@@ -123,8 +126,10 @@
 //!   command per line with the reference state after each step, and per-command statistics
 //!   (generated, enabled, rejected by precondition).
 //! - **Configuration, regression files and the corpus** work as for `typefuzz::proptest!`
-//!   (`ProptestConfig`, `PROPTEST_*`, then `TYPEFUZZ_*`): the regression file and the corpus hold
-//!   the encoded [`Commands`] and are replayed first.
+//!   (`ProptestConfig`, `PROPTEST_*`, then `TYPEFUZZ_*`; the discard budget is at least four
+//!   discards per case): the regression file and the corpus hold the encoded [`Commands`] and are
+//!   replayed first. `max_local_rejects` does not apply: fresh sequences redraw a disabled
+//!   command up to 256 times, then end early.
 //!
 //! Through the `typefuzz` facade (feature `state-machine`) this crate is
 //! `typefuzz::state_machine` and the macro `typefuzz::prop_state_machine!`.
@@ -302,18 +307,17 @@ pub fn check<M: StateMachineTest>(proptest: &ProptestConfig, size: impl Into<Siz
     if let Some(failure) = &run.report.failure {
         panic!("{}", failure_message(&run, failure, proptest));
     }
-    let stats = run.report.stats.clone();
-    if stats.valid == 0 && stats.tests > 0 {
+    if let Some(message) = run.report.never_checked() {
         panic!(
-            "Test aborted: Too many global rejects\n\ttypefuzz: all {} command sequences were \
-             discarded (seed {}): no command was enabled where it stood; check `preconditions` \
-             and `transitions`, or raise TYPEFUZZ_TIME\n\tcommands:\n{}",
-            stats.tests,
-            stats.seed,
+            "Test aborted: Too many global rejects\n\t{message}: no command sequence had all its \
+             commands enabled; check `preconditions` and `transitions`\n\tcommands:\n{}",
             run.command_table()
         );
     }
-    stats
+    if let Some(note) = run.report.cut_short() {
+        eprintln!("{note}");
+    }
+    run.report.stats
 }
 
 fn failure_message<R: ReferenceStateMachine>(
