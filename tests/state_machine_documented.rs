@@ -27,7 +27,7 @@ impl<T: Ord> MyHeap<T> {
         Some(self.data.swap_remove(index))
     }
 
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.data.len()
     }
 }

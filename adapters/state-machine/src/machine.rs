@@ -144,9 +144,7 @@ pub(crate) struct Model<R> {
 fn variant_name<'a>(buffer: &'a mut String, value: &impl Debug) -> &'a str {
     buffer.clear();
     let _ = write!(buffer, "{value:?}");
-    let end = buffer
-        .find(|c: char| c == '(' || c == '{' || c == ' ')
-        .unwrap_or(buffer.len());
+    let end = buffer.find(['(', '{', ' ']).unwrap_or(buffer.len());
     &buffer[..end]
 }
 

@@ -254,7 +254,7 @@ impl Mutate for Commands {
     }
 
     /// Deletions first (half the sequence, then each single command from the back, as
-    /// proptest-state-machine deletes), then simpler parameters: each command's bytes zeroed,
+    /// proptest-state-machine deletes, then adjacent pairs), then simpler parameters: each command's bytes zeroed,
     /// halved in length, one byte zeroed or halved — front to back — then the initial state's.
     /// Every candidate is shorter, or as long with bytes lexicographically smaller.
     fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
@@ -273,6 +273,16 @@ impl Mutate for Commands {
         for index in (0..len).rev().take(SHRINK_REMOVALS) {
             let mut steps = self.steps.clone();
             steps.remove(index);
+            out.push(Commands {
+                init: self.init.clone(),
+                steps,
+            });
+        }
+        // Adjacent pairs: a command and the one it enables (`Freeze` then `Unfreeze`) often go
+        // together, and neither can be deleted alone without disabling the other.
+        for index in (0..len.saturating_sub(1)).rev().take(SHRINK_REMOVALS) {
+            let mut steps = self.steps.clone();
+            steps.drain(index..index + 2);
             out.push(Commands {
                 init: self.init.clone(),
                 steps,
