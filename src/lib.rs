@@ -160,3 +160,11 @@ pub use typefuzz_quickcheck as quickcheck;
 
 #[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
 pub use typefuzz_quickcheck::quickcheck;
+
+/// The proptest-state-machine drop-in (feature `state-machine`): [`prop_state_machine!`] and the
+/// function API `typefuzz::state_machine::check`; see the module's docs.
+#[cfg(feature = "state-machine")]
+pub use typefuzz_state_machine as state_machine;
+
+#[cfg(feature = "state-machine")]
+pub use typefuzz_state_machine::prop_state_machine;

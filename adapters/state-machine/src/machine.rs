@@ -1,0 +1,343 @@
+//! Replay: from [`Commands`] (choice bytes) to a reference trace, re-checking preconditions, with
+//! the per-command statistics and the state fingerprints recorded on the way; and fresh
+//! generation of enabled sequences from the model, as proptest-state-machine generates them.
+
+use std::collections::HashMap;
+use std::fmt::{self, Debug, Write as _};
+
+use proptest::collection::SizeRange;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, TestRunner};
+use proptest_state_machine::ReferenceStateMachine;
+use typefuzz_engine::Context;
+
+use crate::fingerprint::Fingerprints;
+use crate::sequence::{self, Commands};
+
+/// Draws per command before fresh generation gives up on finding an enabled one and ends the
+/// sequence early (proptest-state-machine rejects up to `max_local_rejects` instead).
+const GENERATION_ATTEMPTS: usize = 256;
+/// Distinct command names counted; the rest are counted under `<other>`.
+const MAX_COMMAND_NAMES: usize = 64;
+/// `0xFF` bytes appended to every choice sequence before it is replayed (see [`choices`]).
+const PADDING: usize = 1024;
+
+/// The pass-through RNG that replays `bytes`, followed by [`PADDING`] bytes of `0xFF`.
+///
+/// Why the padding: proptest's pass-through RNG reads zeros past the end of its data, and the
+/// uniform integer sampling under proptest's ranges (`rand`'s `Uniform::sample`) rejects an
+/// all-zero word for every range whose width is not a power of two — and draws again, forever.
+/// An all-ones word is accepted for every range up to 2^63 wide (its low product is
+/// `2^64 - width`, above the rejection threshold), so a strategy that reads past a command's
+/// bytes gets the top of its ranges instead of hanging. A strategy that reads more than the
+/// command's bytes plus the padding (a collection of hundreds of values in one command) reaches
+/// the zeros again; such strategies are beyond what a command's choice sequence is made for.
+fn choices(buffer: &mut Vec<u8>, bytes: &[u8]) -> TestRng {
+    buffer.clear();
+    buffer.extend_from_slice(bytes);
+    buffer.resize(bytes.len() + PADDING, 0xFF);
+    TestRng::from_seed(RngAlgorithm::PassThrough, buffer)
+}
+
+/// How often one kind of command (a `Transition` variant, named by its `Debug` text up to the
+/// first `(`, `{` or space) was decoded in a test, was enabled, and was rejected by
+/// `preconditions`.
+///
+/// ```
+/// let stats = typefuzz::state_machine::CommandStats {
+///     name: "Deposit".into(), generated: 10, enabled: 7, rejected: 3,
+/// };
+/// assert_eq!(stats.to_string(), "Deposit: generated 10, enabled 7, rejected by precondition 3");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommandStats {
+    /// The variant name.
+    pub name: String,
+    /// Commands of this kind decoded in tests (fresh or mutated sequences).
+    pub generated: u64,
+    /// ... whose precondition held in the state they were decoded in.
+    pub enabled: u64,
+    /// ... whose precondition did not hold (the test was a discard).
+    pub rejected: u64,
+}
+
+impl fmt::Display for CommandStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: generated {}, enabled {}, rejected by precondition {}",
+            self.name, self.generated, self.enabled, self.rejected
+        )
+    }
+}
+
+/// A decoded command sequence: the initial reference state, then each transition with the
+/// reference state after it.
+///
+/// Its `Display` prints one command per line with the state after it, as failure reports do.
+pub struct Trace<R: ReferenceStateMachine> {
+    /// The initial reference state.
+    pub initial: R::State,
+    /// Each transition and the reference state after it.
+    pub steps: Vec<(R::Transition, R::State)>,
+}
+
+impl<R: ReferenceStateMachine> Trace<R> {
+    /// The transitions, in order.
+    pub fn transitions(&self) -> Vec<R::Transition> {
+        self.steps.iter().map(|(t, _)| t.clone()).collect()
+    }
+}
+
+impl<R: ReferenceStateMachine> Clone for Trace<R> {
+    fn clone(&self) -> Self {
+        Trace {
+            initial: self.initial.clone(),
+            steps: self.steps.clone(),
+        }
+    }
+}
+
+impl<R: ReferenceStateMachine> Debug for Trace<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Trace")
+            .field("initial", &self.initial)
+            .field("steps", &self.steps)
+            .finish()
+    }
+}
+
+impl<R: ReferenceStateMachine> fmt::Display for Trace<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} transitions", self.steps.len())?;
+        writeln!(f, "\tinitial state: {:?}", self.initial)?;
+        for (index, (transition, state)) in self.steps.iter().enumerate() {
+            writeln!(f, "\t{:>3}. {transition:?}", index + 1)?;
+            writeln!(f, "\t     => {state:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What replaying a sequence gave.
+pub(crate) enum Replay<R: ReferenceStateMachine> {
+    /// Every command was enabled.
+    Valid(Trace<R>),
+    /// A command was not enabled (or a strategy could not produce a value).
+    Disabled,
+}
+
+/// The model side of a run: decoding, statistics, fingerprints.
+pub(crate) struct Model<R> {
+    config: ProptestConfig,
+    commands: HashMap<String, CommandStats>,
+    names: Vec<String>,
+    buffer: String,
+    choice_buffer: Vec<u8>,
+    /// The component fingerprints of the current replay (reused).
+    features: Vec<u64>,
+    fingerprints: Fingerprints,
+    _machine: std::marker::PhantomData<fn() -> R>,
+}
+
+/// The `Debug` text of `value` up to its first `(`, `{` or space: an enum variant's name.
+fn variant_name<'a>(buffer: &'a mut String, value: &impl Debug) -> &'a str {
+    buffer.clear();
+    let _ = write!(buffer, "{value:?}");
+    let end = buffer.find(['(', '{', ' ']).unwrap_or(buffer.len());
+    &buffer[..end]
+}
+
+impl<R: ReferenceStateMachine> Model<R> {
+    pub(crate) fn new(proptest: &ProptestConfig) -> Self {
+        let mut config = proptest.clone();
+        // Strategies are only replayed here: nothing is persisted, nothing forked.
+        config.failure_persistence = None;
+        Model {
+            config,
+            commands: HashMap::new(),
+            names: Vec::new(),
+            buffer: String::new(),
+            choice_buffer: Vec::new(),
+            features: Vec::new(),
+            fingerprints: Fingerprints::new(),
+            _machine: std::marker::PhantomData,
+        }
+    }
+
+    fn runner(&self, rng: TestRng) -> TestRunner {
+        TestRunner::new_with_rng(self.config.clone(), rng)
+    }
+
+    fn count(&mut self, transition: &R::Transition, enabled: bool) {
+        let name = variant_name(&mut self.buffer, transition);
+        let name = if self.commands.contains_key(name) || self.commands.len() < MAX_COMMAND_NAMES {
+            name
+        } else {
+            "<other>"
+        };
+        let stats = match self.commands.get_mut(name) {
+            Some(stats) => stats,
+            None => {
+                self.names.push(name.to_string());
+                self.commands
+                    .entry(name.to_string())
+                    .or_insert_with(|| CommandStats {
+                        name: name.to_string(),
+                        ..CommandStats::default()
+                    })
+            }
+        };
+        stats.generated += 1;
+        if enabled {
+            stats.enabled += 1;
+        } else {
+            stats.rejected += 1;
+        }
+    }
+
+    /// Per-command statistics, in the order the commands were first seen.
+    pub(crate) fn command_stats(&self) -> Vec<CommandStats> {
+        self.names
+            .iter()
+            .filter_map(|name| self.commands.get(name).cloned())
+            .collect()
+    }
+
+    /// Distinct state fingerprints seen.
+    pub(crate) fn states_seen(&self) -> usize {
+        self.fingerprints.len()
+    }
+
+    /// Decodes `commands` through the model, re-checking preconditions; with `observe`, counts
+    /// the commands and remembers the fingerprints of the states reached (the valid prefix of a
+    /// discarded sequence counts under a separate salt, so a state first reached by a discard is
+    /// still new when a valid sequence reaches it). Returns the replay and whether a state was new.
+    pub(crate) fn replay(&mut self, commands: &Commands, observe: bool) -> (Replay<R>, bool) {
+        let rng = choices(&mut self.choice_buffer, &commands.init);
+        let mut runner = self.runner(rng);
+        let Ok(tree) = R::init_state().new_tree(&mut runner) else {
+            return (Replay::Disabled, false);
+        };
+        let initial = tree.current();
+        let mut fingerprints = std::mem::take(&mut self.features);
+        fingerprints.clear();
+        if observe {
+            self.fingerprints.of(&initial, &mut fingerprints);
+        }
+        let mut state = initial.clone();
+        let mut steps = Vec::with_capacity(commands.steps.len());
+        let mut valid = true;
+        for bytes in &commands.steps {
+            *runner.rng() = choices(&mut self.choice_buffer, bytes);
+            let Ok(tree) = R::transitions(&state).new_tree(&mut runner) else {
+                valid = false;
+                break;
+            };
+            let transition = tree.current();
+            let enabled = R::preconditions(&state, &transition);
+            if observe {
+                self.count(&transition, enabled);
+            }
+            if !enabled {
+                valid = false;
+                break;
+            }
+            state = R::apply(state, &transition);
+            if observe {
+                self.fingerprints.of(&state, &mut fingerprints);
+            }
+            steps.push((transition, state.clone()));
+        }
+        let salt = if valid { 0 } else { 0x9e37_79b9_7f4a_7c15 };
+        let mut new = false;
+        for &fingerprint in &fingerprints {
+            new |= self.fingerprints.insert(fingerprint ^ salt);
+        }
+        self.features = fingerprints;
+        if new && valid {
+            sequence::donate(commands);
+        }
+        let replay = if valid {
+            Replay::Valid(Trace { initial, steps })
+        } else {
+            Replay::Disabled
+        };
+        (replay, new)
+    }
+
+    /// Decodes `commands` without counting or remembering anything (for reports).
+    pub(crate) fn decode(&mut self, commands: &Commands) -> Option<Trace<R>> {
+        match self.replay(commands, false).0 {
+            Replay::Valid(trace) => Some(trace),
+            Replay::Disabled => None,
+        }
+    }
+}
+
+/// Fresh sequences, drawn like proptest-state-machine draws them: a length from the size range,
+/// then per step a transition from `transitions(&state)`, redrawn until `preconditions` accept
+/// it. Each draw runs on proptest's recording RNG (seeded from the engine's random state, so a
+/// run is a function of its seed), and the bytes it read are the command's choice bytes.
+pub(crate) struct Generator<R> {
+    config: ProptestConfig,
+    min_len: usize,
+    max_len: usize,
+    _machine: std::marker::PhantomData<fn() -> R>,
+}
+
+impl<R: ReferenceStateMachine> Generator<R> {
+    pub(crate) fn new(size: &SizeRange, proptest: &ProptestConfig) -> Self {
+        let mut config = proptest.clone();
+        config.failure_persistence = None;
+        let (min_len, max_len) = size.start_end_incl();
+        Generator {
+            config,
+            min_len,
+            max_len: max_len.max(min_len),
+            _machine: std::marker::PhantomData,
+        }
+    }
+
+    /// The longest sequence generated.
+    pub(crate) fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    fn recorder(cx: &mut Context) -> TestRng {
+        let mut seed = [0u8; 32];
+        cx.rng().fill(&mut seed);
+        TestRng::from_seed(RngAlgorithm::Recorder, &seed)
+    }
+
+    pub(crate) fn generate(&mut self, cx: &mut Context) -> Commands {
+        let len = self.min_len + cx.below(self.max_len - self.min_len + 1);
+        let mut runner = TestRunner::new_with_rng(self.config.clone(), Self::recorder(cx));
+        let tree = R::init_state().new_tree(&mut runner).unwrap_or_else(|why| {
+            panic!("typefuzz: init_state() could not generate a state: {why}")
+        });
+        let mut commands = Commands {
+            init: runner.rng().bytes_used(),
+            steps: Vec::with_capacity(len),
+        };
+        let mut state = tree.current();
+        'steps: while commands.steps.len() < len {
+            for _ in 0..GENERATION_ATTEMPTS {
+                *runner.rng() = Self::recorder(cx);
+                let Ok(tree) = R::transitions(&state).new_tree(&mut runner) else {
+                    continue;
+                };
+                let transition = tree.current();
+                if R::preconditions(&state, &transition) {
+                    commands.steps.push(runner.rng().bytes_used());
+                    state = R::apply(state, &transition);
+                    continue 'steps;
+                }
+            }
+            // No enabled command found: a shorter sequence (the engine's mutations may still
+            // find a way on).
+            break;
+        }
+        commands
+    }
+}

@@ -1,0 +1,410 @@
+//! The genotype: a command sequence as the choice bytes proptest's strategies read.
+//!
+//! A [`Commands`] value holds the bytes of the initial state and one byte string per command.
+//! Replaying a byte string through proptest's pass-through RNG
+//! (`TestRng::from_seed(RngAlgorithm::PassThrough, bytes)`, the bytes followed by `0xFF` padding
+//! so that a strategy reading past the end cannot hang) into
+//! the strategy `transitions(&state)` gives the command, so any `Transition` type works, no
+//! `Mutate` bound needed, and every mutant decodes to a value the user's strategies can produce.
+//! Because `transitions` depends on the state, the same bytes may decode to a different command
+//! after an earlier command changed: replay re-checks `preconditions` along the sequence.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::{Context, Mutate, Operator};
+
+/// Choice bytes drawn for a command inserted by mutation: more than most strategies read (a
+/// `prop_oneof!` of ranges reads 8 to 24); a strategy reading past the end sees `0xFF` padding.
+pub(crate) const CHOICE_BYTES: usize = 32;
+/// Longest run of commands one splice or duplication copies.
+const MAX_RUN: usize = 8;
+/// Sequences remembered as splice donors.
+const MAX_DONORS: usize = 256;
+/// Single-command removals and per-command simplifications offered by one shrink step.
+const SHRINK_REMOVALS: usize = 64;
+const SHRINK_COMMANDS: usize = 32;
+
+/// A command sequence as typefuzz stores, mutates and shrinks it: the choice bytes of the initial
+/// state and of each command, in order (see the [module docs](self)).
+///
+/// It is the value regression files and corpus directories hold (through the engine's codec), so
+/// a saved sequence replays exactly as long as the model's strategies read the same bytes.
+///
+/// ```
+/// use typefuzz::{codec, Context, Mutate};
+/// use typefuzz::state_machine::Commands;
+/// let mut cx = Context::new(1);
+/// let mut commands = Commands::generate(&mut cx);
+/// cx.mutate(&mut commands);
+/// assert_eq!(codec::from_bytes::<Commands>(&codec::to_bytes(&commands)), commands);
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Commands {
+    pub(crate) init: Vec<u8>,
+    pub(crate) steps: Vec<Vec<u8>>,
+}
+
+impl Commands {
+    /// The number of commands.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz::state_machine::Commands::default().len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the sequence has no command.
+    ///
+    /// ```
+    /// assert!(typefuzz::state_machine::Commands::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+}
+
+/// Short hex, because the engine prints the genotype in a few places (regression file comments,
+/// hang reports); the adapter's own reports print the decoded commands instead.
+impl fmt::Debug for Commands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn hex(bytes: &[u8]) -> String {
+            bytes.iter().map(|b| format!("{b:02x}")).collect()
+        }
+        write!(f, "Commands(init={}", hex(&self.init))?;
+        for step in &self.steps {
+            write!(f, " {}", hex(step))?;
+        }
+        f.write_str(")")
+    }
+}
+
+fn random_choice(cx: &mut Context) -> Vec<u8> {
+    let mut bytes = vec![0; CHOICE_BYTES];
+    cx.rng().fill(&mut bytes);
+    bytes
+}
+
+thread_local! {
+    /// Sequences that reached new model states in the current run: what splicing copies from.
+    /// `Mutate::mutate` sees only the value it mutates, so the adapter keeps its own pool of
+    /// interesting sequences (the same criterion as the engine's fingerprint feedback).
+    static DONORS: RefCell<Donors> = const { RefCell::new(Donors { pool: Vec::new(), next: 0 }) };
+}
+
+struct Donors {
+    pool: Vec<Commands>,
+    next: usize,
+}
+
+/// Forgets every donor (at the start of a run, so runs stay a function of their seed).
+pub(crate) fn clear_donors() {
+    DONORS.with(|d| {
+        let mut d = d.borrow_mut();
+        d.pool.clear();
+        d.next = 0;
+    });
+}
+
+/// Offers `commands` as a splice donor (bounded: the oldest is replaced).
+pub(crate) fn donate(commands: &Commands) {
+    DONORS.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.pool.len() < MAX_DONORS {
+            d.pool.push(commands.clone());
+        } else {
+            let slot = d.next;
+            d.pool[slot] = commands.clone();
+            d.next = (slot + 1) % MAX_DONORS;
+        }
+    });
+}
+
+/// A run of commands from a random donor, if there is one with commands.
+fn donor_run(cx: &mut Context) -> Option<Vec<Vec<u8>>> {
+    DONORS.with(|d| {
+        let d = d.borrow();
+        if d.pool.is_empty() {
+            return None;
+        }
+        let donor = &d.pool[cx.below(d.pool.len())];
+        if donor.steps.is_empty() {
+            return None;
+        }
+        let start = cx.below(donor.steps.len());
+        let len = 1 + cx.below((donor.steps.len() - start).min(MAX_RUN));
+        Some(donor.steps[start..start + len].to_vec())
+    })
+}
+
+impl Commands {
+    fn insert(&mut self, cx: &mut Context) {
+        cx.record(Operator::Insert);
+        let at = cx.below(self.steps.len() + 1);
+        self.steps.insert(at, random_choice(cx));
+    }
+
+    fn remove(&mut self, cx: &mut Context) {
+        cx.record(Operator::Remove);
+        let start = cx.below(self.steps.len());
+        let len = if cx.chance(3, 4) {
+            1
+        } else {
+            1 + cx.below((self.steps.len() - start).min(MAX_RUN))
+        };
+        self.steps.drain(start..start + len);
+    }
+
+    fn duplicate(&mut self, cx: &mut Context, room: usize) {
+        cx.record(Operator::Duplicate);
+        let start = cx.below(self.steps.len());
+        let len = 1 + cx.below((self.steps.len() - start).min(MAX_RUN).min(room));
+        let run: Vec<Vec<u8>> = self.steps[start..start + len].to_vec();
+        let at = cx.below(self.steps.len() + 1);
+        self.steps.splice(at..at, run);
+    }
+
+    fn swap(&mut self, cx: &mut Context) {
+        cx.record(Operator::Swap);
+        let a = cx.below(self.steps.len());
+        let b = cx.below(self.steps.len());
+        self.steps.swap(a, b);
+    }
+
+    /// Copies a run of commands from another interesting sequence: inserted at a random place,
+    /// or replacing this sequence's tail (one-point crossover). Returns false without a donor.
+    fn splice(&mut self, cx: &mut Context, room: usize) -> bool {
+        let Some(mut run) = donor_run(cx) else {
+            return false;
+        };
+        cx.record(Operator::Crossover);
+        let at = cx.below(self.steps.len() + 1);
+        if cx.chance(1, 2) || room == 0 {
+            self.steps.truncate(at);
+            run.truncate(cx.max_size().saturating_sub(at));
+        } else {
+            run.truncate(room);
+        }
+        self.steps.splice(at..at, run);
+        true
+    }
+
+    fn mutate_command(&mut self, cx: &mut Context) {
+        cx.record(Operator::Element);
+        let index = cx.below(self.steps.len());
+        let size = cx.size();
+        cx.descend(size, |cx| self.steps[index].mutate(cx));
+    }
+}
+
+impl Mutate for Commands {
+    /// Random choice bytes for the initial state and up to `cx.size()` commands. The adapter
+    /// generates its seeds from the model instead (enabled commands only, as proptest does);
+    /// this is what the engine's own fresh values look like.
+    fn generate(cx: &mut Context) -> Self {
+        let len = cx.below(cx.size() + 1);
+        Commands {
+            init: random_choice(cx),
+            steps: (0..len).map(|_| random_choice(cx)).collect(),
+        }
+    }
+
+    /// One of: insert a fresh command, remove a command (or a short run), duplicate a run, swap
+    /// two commands, splice a run from another interesting sequence, mutate one command's
+    /// bytes, or mutate the initial state's bytes. Never grows past `cx.max_size()` commands.
+    fn mutate(&mut self, cx: &mut Context) {
+        let len = self.steps.len();
+        let room = cx.max_size().saturating_sub(len);
+        if len == 0 {
+            if room > 0 && !(cx.chance(1, 4) && self.splice(cx, room)) {
+                self.insert(cx);
+            } else if room == 0 {
+                cx.record(Operator::Recursive);
+                self.init.mutate(cx);
+            }
+            return;
+        }
+        let weights = [
+            if room > 0 { 3 } else { 0 }, // insert
+            2,                            // remove
+            if room > 0 { 1 } else { 0 }, // duplicate
+            if len >= 2 { 2 } else { 0 }, // swap
+            3,                            // splice
+            6,                            // one command's bytes
+            1,                            // the initial state's bytes
+        ];
+        match cx.weighted(&weights) {
+            Some(0) => self.insert(cx),
+            Some(1) => self.remove(cx),
+            Some(2) => self.duplicate(cx, room),
+            Some(3) => self.swap(cx),
+            Some(4) => {
+                if !self.splice(cx, room) {
+                    self.mutate_command(cx);
+                }
+            }
+            Some(5) => self.mutate_command(cx),
+            _ => {
+                cx.record(Operator::Recursive);
+                self.init.mutate(cx);
+            }
+        }
+    }
+
+    /// Deletions first (half the sequence, then each single command from the back, as
+    /// proptest-state-machine deletes, then adjacent pairs), then simpler parameters: each command's bytes zeroed,
+    /// halved in length, one byte zeroed or halved — front to back — then the initial state's.
+    /// Every candidate is shorter, or as long with bytes lexicographically smaller.
+    fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
+        let mut out = Vec::new();
+        let len = self.steps.len();
+        if len >= 4 {
+            out.push(Commands {
+                init: self.init.clone(),
+                steps: self.steps[..len / 2].to_vec(),
+            });
+            out.push(Commands {
+                init: self.init.clone(),
+                steps: self.steps[len / 2..].to_vec(),
+            });
+        }
+        for index in (0..len).rev().take(SHRINK_REMOVALS) {
+            let mut steps = self.steps.clone();
+            steps.remove(index);
+            out.push(Commands {
+                init: self.init.clone(),
+                steps,
+            });
+        }
+        // Adjacent pairs: a command and the one it enables (`Freeze` then `Unfreeze`) often go
+        // together, and neither can be deleted alone without disabling the other.
+        for index in (0..len.saturating_sub(1)).rev().take(SHRINK_REMOVALS) {
+            let mut steps = self.steps.clone();
+            steps.drain(index..index + 2);
+            out.push(Commands {
+                init: self.init.clone(),
+                steps,
+            });
+        }
+        for (index, bytes) in self.steps.iter().enumerate().take(SHRINK_COMMANDS) {
+            for simpler in simpler_bytes(bytes) {
+                let mut steps = self.steps.clone();
+                steps[index] = simpler;
+                out.push(Commands {
+                    init: self.init.clone(),
+                    steps,
+                });
+            }
+        }
+        for simpler in simpler_bytes(&self.init) {
+            out.push(Commands {
+                init: simpler,
+                steps: self.steps.clone(),
+            });
+        }
+        out
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        self.init.encode(out);
+        self.steps.encode(out);
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        let init = Vec::<u8>::decode(input);
+        let steps = Vec::<Vec<u8>>::decode(input);
+        Commands { init, steps }
+    }
+}
+
+/// Simpler choice bytes, most aggressive first: none, the first half, then each of the first
+/// bytes zeroed or halved. Each is shorter or lexicographically smaller, so shrinking ends.
+fn simpler_bytes(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    if bytes.is_empty() {
+        return out;
+    }
+    out.push(Vec::new());
+    if bytes.len() > 1 {
+        out.push(bytes[..bytes.len() / 2].to_vec());
+    }
+    for (i, &b) in bytes.iter().enumerate().take(16) {
+        if b != 0 {
+            let mut zeroed = bytes.to_vec();
+            zeroed[i] = 0;
+            out.push(zeroed);
+            if b > 1 {
+                let mut halved = bytes.to_vec();
+                halved[i] = b / 2;
+                out.push(halved);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typefuzz_engine::codec;
+
+    fn commands(steps: &[&[u8]]) -> Commands {
+        Commands {
+            init: vec![1, 2],
+            steps: steps.iter().map(|s| s.to_vec()).collect(),
+        }
+    }
+
+    #[test]
+    fn mutation_stays_within_the_size_bound_and_round_trips() {
+        let mut cx = Context::new(3).with_max_size(5);
+        let mut value = Commands::generate(&mut cx);
+        for _ in 0..2000 {
+            cx.mutate(&mut value);
+            assert!(value.len() <= 5, "{value:?}");
+            let bytes = codec::to_bytes(&value);
+            assert_eq!(codec::from_bytes::<Commands>(&bytes), value);
+        }
+    }
+
+    #[test]
+    fn splicing_copies_commands_from_donors() {
+        clear_donors();
+        donate(&commands(&[&[7, 7, 7]]));
+        let mut cx = Context::new(5).with_max_size(8);
+        let mut spliced = false;
+        for _ in 0..200 {
+            let mut value = commands(&[&[1], &[2]]);
+            let trace = cx.mutate(&mut value).to_vec();
+            if trace.contains(&Operator::Crossover) {
+                assert!(value.steps.contains(&vec![7, 7, 7]), "{value:?}");
+                spliced = true;
+            }
+        }
+        clear_donors();
+        assert!(spliced);
+    }
+
+    #[test]
+    fn shrink_candidates_delete_before_simplifying_and_are_smaller() {
+        let value = commands(&[&[1], &[2, 0], &[3, 4]]);
+        let candidates = value.shrink(&mut Context::new(0));
+        assert_eq!(candidates[0].steps, vec![vec![1], vec![2, 0]]);
+        assert_eq!(candidates[2].steps, vec![vec![2, 0], vec![3, 4]]);
+        for candidate in &candidates {
+            let shorter = candidate.len() < value.len();
+            let smaller_bytes = candidate.len() == value.len()
+                && (candidate.steps < value.steps
+                    || candidate
+                        .steps
+                        .iter()
+                        .zip(&value.steps)
+                        .any(|(a, b)| a.len() < b.len())
+                    || candidate.init < value.init);
+            assert!(shorter || smaller_bytes, "{candidate:?}");
+        }
+        assert!(Commands::default().shrink(&mut Context::new(0)).is_empty());
+    }
+}
