@@ -106,6 +106,11 @@ impl Input for ProductInput {
 /// The model: the cartesian product, the last list varying fastest; the product of no lists is
 /// one empty tuple.
 fn model_product(lists: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    // An empty list empties the product: say so before building the (possibly huge) product of
+    // the lists in front of it.
+    if lists.iter().any(Vec::is_empty) {
+        return Vec::new();
+    }
     lists.iter().fold(vec![Vec::new()], |acc, list| {
         acc.iter()
             .flat_map(|prefix| {
