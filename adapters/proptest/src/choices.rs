@@ -2,7 +2,7 @@
 //!
 //! Every proptest strategy builds its values from a [`TestRng`]. proptest can *record* the bytes
 //! a value drew ([`RngAlgorithm::Recorder`]) and *replay* any byte string as the random stream
-//! ([`RngAlgorithm::PassThrough`], which returns zeros once the bytes run out). A [`Choices`] is
+//! ([`RngAlgorithm::PassThrough`]). A [`Choices`] is
 //! such a byte string. Replaying it through the strategy ([`Choices::replay`]) builds a value the
 //! strategy itself built from those draws, so whatever a mutation does to the bytes, the result
 //! is a value the strategy can produce — for every combinator (`prop_map`, `prop_oneof!`,
@@ -25,9 +25,10 @@
 //!
 //! Sequences are ordered by length, then word by word (each word read as a little-endian `u32`).
 //! Candidates delete spans (shorter) or lower one word (zero, half, minus one), so every
-//! candidate is strictly smaller and shrinking terminates. Since zeros are what an exhausted
-//! stream returns and what maps to a range's low end, an empty list's length or a union's first
-//! arm, a shorter or lower sequence usually replays to a simpler value.
+//! candidate is strictly smaller and shrinking terminates. Low words map to a range's low end, a
+//! collection's shortest length and a union's first arm, and the stream continues past the
+//! bytes with words that do the same, so a shorter or lower sequence usually replays to a
+//! simpler value.
 //!
 //! ```
 //! use proptest::prelude::*;
@@ -74,17 +75,43 @@ const INTERESTING: [u32; 8] = [
     u32::MAX - 1,
     u32::MAX,
 ];
+/// What the stream reads after the recorded bytes. A pass-through stream reads zeros once its
+/// bytes run out, but rand's unbiased range samplers (Lemire's method) reject a zero word for
+/// every range that is not a power of two and draw again, forever. The word 1 is accepted by
+/// every range below 2^32 and maps to its low end (`1 * range < 2^32`), as zeros would: an
+/// exhausted stream still builds the simplest value (low ends, shortest collections, first
+/// union arms).
+const FILLER: u32 = 1;
+
+/// Bytes of stream a replay provides: the recorded bytes, then [`FILLER`] words. proptest gives
+/// every derived stream (`prop_flat_map`, `prop_perturb`) half of what is left, so the filler
+/// is long enough for the draws recorded after four nested splits, and for mutants that draw
+/// more than their seed did; a value drawing more than this reads zeros past it.
+fn padded_len(recorded: usize) -> usize {
+    (recorded * 16 + 1024).max(16 * 1024)
+}
+
 /// Candidates of each kind in one shrink list.
 const SHRINK_PER_KIND: usize = 16;
 
 thread_local! {
     /// Sequences offered for splicing (a ring buffer; see [`Choices::offer`]).
-    static DONOR_POOL: RefCell<Donors> = const { RefCell::new(Donors { ring: Vec::new(), next: 0 }) };
+    static DONOR_POOL: RefCell<Donors> =
+        const { RefCell::new(Donors { ring: Vec::new(), next: 0, longest: 0 }) };
 }
 
 struct Donors {
     ring: Vec<Vec<u8>>,
     next: usize,
+    /// The longest sequence offered: mutants grow to at most twice that (plus a little).
+    longest: usize,
+}
+
+/// The length past which mutations stop growing a sequence: twice the longest offered one, at
+/// least 256 bytes. Without a bound, feedback that rewards new input sizes would keep growing
+/// sequences whose tails no strategy reads.
+fn growth_limit() -> usize {
+    DONOR_POOL.with(|pool| (2 * pool.borrow().longest + 64).max(256))
 }
 
 /// The bytes one or more strategies drew from proptest's random stream: a genotype that replays
@@ -169,7 +196,8 @@ impl Choices {
         Ok((tree, Choices { bytes }))
     }
 
-    /// Builds `strategy`'s value tree with these bytes as the random stream (zeros after them).
+    /// Builds `strategy`'s value tree with these bytes as the random stream, followed by filler
+    /// words that every range maps to its low end.
     ///
     /// Fails only when the strategy gives up (a `prop_filter` that rejected too many values):
     /// the caller treats that as a discard.
@@ -179,24 +207,22 @@ impl Choices {
     /// use proptest::test_runner::Config as ProptestConfig;
     /// use typefuzz_proptest::choices::Choices;
     /// let config = ProptestConfig::default();
-    /// // An exhausted stream reads zeros: a range's low end, a collection's shortest length.
+    /// // Past its bytes the stream builds the simplest values: a range's low end, a collection's
+    /// // shortest length.
     /// let empty = Choices::default();
     /// assert_eq!(empty.replay(&(10..20u8), &config).unwrap().current(), 10);
-    /// assert_eq!(empty.replay(&proptest::collection::vec(any::<u8>(), 2..9), &config).unwrap().current(), vec![0, 0]);
+    /// assert_eq!(empty.replay(&proptest::collection::vec(0..7u8, 2..9), &config).unwrap().current(), vec![0, 0]);
     /// ```
     pub fn replay<S: Strategy>(
         &self,
         strategy: &S,
         config: &ProptestConfig,
     ) -> Result<S::Tree, Reason> {
-        // proptest splits what is left of a pass-through stream in half for every derived stream
-        // (`prop_flat_map` derives one after building its inner value), which would cut off the
-        // draws recorded after it. Zeros read the same as an exhausted stream, so padding the
-        // bytes with zeros changes nothing but where such a split falls: after the record for up
-        // to four nested splits.
-        let mut data = Vec::with_capacity(self.bytes.len() * 16 + 256);
+        let mut data = Vec::with_capacity(padded_len(self.bytes.len()));
         data.extend_from_slice(&self.bytes);
-        data.resize(self.bytes.len() * 16 + 256, 0);
+        while data.len() < padded_len(self.bytes.len()) {
+            data.extend_from_slice(&FILLER.to_le_bytes());
+        }
         let rng = TestRng::from_seed(RngAlgorithm::PassThrough, &data);
         strategy.new_tree(&mut Self::runner(config, rng))
     }
@@ -231,6 +257,7 @@ impl Choices {
                 pool.ring[next].clone_from(&self.bytes);
             }
             pool.next = (pool.next + 1) % DONORS;
+            pool.longest = pool.longest.max(self.bytes.len());
         });
     }
 
@@ -245,6 +272,7 @@ impl Choices {
             let mut pool = pool.borrow_mut();
             pool.ring.clear();
             pool.next = 0;
+            pool.longest = 0;
         });
     }
 
@@ -338,17 +366,18 @@ impl Mutate for Choices {
             return;
         }
         let words = self.words();
+        let grow = u32::from(self.bytes.len() < growth_limit());
         let weights = [
-            4, // Interesting: a boundary word
-            4, // AddSub: a small step at one of the word's byte scales
-            2, // BitFlip
-            2, // Random: a fresh word
-            2, // Remove: delete a span
-            1, // Duplicate: repeat a span in place
-            1, // Swap: copy a span over another position
-            1, // Insert: fresh words
-            1, // Truncate
-            2, // Crossover: a span of another sequence
+            4,        // Interesting: a boundary word
+            4,        // AddSub: a small step at one of the word's byte scales
+            2,        // BitFlip
+            2,        // Random: a fresh word
+            2,        // Remove: delete a span
+            grow,     // Duplicate: repeat a span in place
+            1,        // Swap: copy a span over another position
+            grow,     // Insert: fresh words
+            1,        // Truncate
+            2 * grow, // Crossover: a span of another sequence
         ];
         match cx.weighted(&weights) {
             Some(0) => {
@@ -455,13 +484,15 @@ impl Mutate for Choices {
                 start = start.saturating_sub(span);
             }
         }
-        // One word lowered: zero, halved, minus one.
+        // One word lowered: to 1 (the low end of every range; 0 is redrawn, see FILLER),
+        // halved, minus one.
         let lowered = (0..words)
             .filter(|&i| self.word(i) != 0)
             .take(SHRINK_PER_KIND);
         for index in lowered {
             let word = self.word(index);
-            let mut candidates = vec![0, word / 2, word - 1];
+            let mut candidates = vec![FILLER, word / 2, word - 1];
+            candidates.retain(|&c| c < word);
             candidates.dedup();
             for value in candidates {
                 let mut choices = self.clone();

@@ -1,8 +1,9 @@
 //! typefuzz's drop-in for proptest: `typefuzz::proptest!` accepts `proptest::proptest!`'s syntax
 //! and runs the test under typefuzz's coverage-guided loop.
 //!
-//! Upgrading a test costs two lines: the macro path, and `#[derive(Mutate)]` on your own argument
-//! types (standard types and tuples already implement [`Mutate`]).
+//! Upgrading a test costs one line, the macro path: strategy-built arguments need nothing else,
+//! and arguments `x: T` of your own types are mutated as values once `T` has
+//! `#[derive(Mutate)]`.
 //!
 //! ```
 //! use proptest::prelude::*;
@@ -25,18 +26,28 @@
 //!
 //! # How a proptest test runs under typefuzz
 //!
-//! - **Seeds and resets come from your strategies.** Each fresh input is
-//!   `strategy.new_tree(&mut runner).current()`, with a `TestRunner` reseeded from the engine's
-//!   random state, so a run is a function of its seed (`TYPEFUZZ_SEED`).
-//! - **Mutation is typed.** The argument tuple is the value typefuzz mutates and shrinks, so every
-//!   argument type must implement [`Mutate`] (`#[derive(Mutate)]` for your own types). Mutants are
-//!   values of the argument *types*, not necessarily of the *strategies*. The macro projects
-//!   each argument back into its strategy's domain when the strategy is a numeric range
-//!   (`x in 1..10u8` stays in `1..10`), a float class (`any::<f64>()` has no NaN) or `Just(v)`;
-//!   see [`domain`]. Every other strategy (`prop_map`, regexes, filters, collection sizes) is a
-//!   source of seeds only: a property that only holds on such a strategy's image must say so
-//!   with `prop_assume!` (as FuzzChick's properties do with `==>`), or it reports a failure
-//!   proptest could not produce.
+//! - **Choice sequences are the genotype of strategy-built arguments.** A fresh input is built
+//!   by your strategy from a random stream that records the bytes it draws (proptest's
+//!   `RngAlgorithm::Recorder`, seeded from the engine's random state, so a run is a function of
+//!   `TYPEFUZZ_SEED`). typefuzz keeps and mutates those bytes ([`choices::Choices`]: boundary
+//!   and stepped words, bit flips, span deletion, duplication, copying and splicing between
+//!   inputs, as Hypothesis does) and rebuilds each mutant by replaying its bytes through the
+//!   *strategy* (`RngAlgorithm::PassThrough`, zeros once the bytes run out). Every input the
+//!   property sees is therefore a value your strategy can produce, for any combinator:
+//!   `prop_map` invariants hold, `vec(_, 1..5)` is never empty, regex strings match, filters
+//!   filter, `prop_recursive` trees keep their depth. No `Mutate` impl is needed. A mutant a
+//!   `prop_filter` gives up on is a discard.
+//! - **Typed mutation where it is sound.** An argument `x: T` (or `x in any::<T>()`) whose type
+//!   implements [`Mutate`] and whose `any::<T>()` covers the whole type (integers, `bool`,
+//!   `char`, your own derived types) is kept and mutated as a `T`, with the derive's structural
+//!   operators. Floats (`any::<f64>()` has no NaN), strings (no control characters),
+//!   collections (bounded sizes), tuples, arrays and options of them are drawn like any
+//!   strategy ([`argument`] explains the choice).
+//! - **Shrinking, twice.** typefuzz shrinks the genotype (shorter and lower choice sequences
+//!   replay to simpler values: zeros are a range's low end, a collection's shortest length, a
+//!   union's first arm; typed arguments shrink with their `Mutate` impls), then proptest's own
+//!   value tree of the minimal input is simplified with proptest's `simplify`/`complicate` loop,
+//!   which knows what bytes cannot say (the source of a `prop_map`, a regex's structure).
 //! - **`prop_assume!` discards** (`TestCaseError::Reject`); `prop_assert*!`, `?` on
 //!   `TestCaseError` and panics fail.
 //! - **Feedback.** Under `cargo typefuzz test` the binary is instrumented and coverage guides the
@@ -53,9 +64,16 @@
 //!   variables ([`Config::apply_env`]); when both set a number of cases the larger wins, and
 //!   `TYPEFUZZ_TIME=5m cargo test` turns the test into a five-minute campaign.
 //! - **Failures** panic with proptest's first line (`Test failed: <message>; minimal failing
-//!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file.
-//!   The regression file is `$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`
-//!   (`TYPEFUZZ_REGRESSIONS` overrides it); it is replayed first on every run.
+//!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file;
+//!   inputs longer than 400 characters are elided (the regression file replays them whole).
+//! - **Regression files.** The test's `.proptest-regressions` seeds (`cc <hex>` lines, where
+//!   proptest keeps them) are replayed first, through the same strategies. typefuzz saves a
+//!   failure's genotype (choice bytes and typed values: what replays it) in one file per test
+//!   beside proptest's: `tests/parse.rs`'s test `round_trip` keeps its failures in
+//!   `tests/parse.round_trip.typefuzz-regressions`, replayed first on every run
+//!   (`TYPEFUZZ_REGRESSIONS` overrides the path, `failure_persistence: None` turns it off).
+//! - **`TestRunner`.** [`TestRunner::run`] has proptest's signature and result, and names its
+//!   regression file after the test function.
 //!
 //! # One property, two harnesses
 //!
@@ -430,12 +448,14 @@ impl TestRunner {
         proptest.source_file = proptest.source_file.or(Some(caller.file()));
         let mut config = typefuzz_config(&proptest);
         if proptest.failure_persistence.is_some() && proptest.test_name.is_none() {
-            let name = std::any::type_name::<F>()
-                .replace("{{closure}}", &format!("closure@line{}", caller.line()));
-            let test = name.rsplit("::").next().unwrap_or(&name).to_string();
-            config.name = Some(name.clone());
+            // `my_crate::tests::round_trip::{{closure}}`, or `my_crate::round_trip` for a function
+            // passed by name: the test function's path names the property.
+            let type_name = std::any::type_name::<F>();
+            let path = type_name.strip_suffix("::{{closure}}").unwrap_or(type_name);
+            let test = path.rsplit("::").next().unwrap_or(path);
+            config.name = Some(path.to_string());
             if std::env::var_os("TYPEFUZZ_REGRESSIONS").is_none() {
-                config.regressions = persistence::regression_path(&proptest, &test);
+                config.regressions = persistence::regression_path(&proptest, test);
             }
         }
         let report = run_argument(&config, &proptest, &Drawn::new(strategy), test);
