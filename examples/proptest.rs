@@ -22,59 +22,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngSeed, TestCaseError, TestRunner};
 
-#[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
-enum Tree {
-    Leaf,
-    Node(Box<Tree>, u8, Box<Tree>),
-}
-
-fn keys(t: &Tree, out: &mut Vec<u8>) {
-    if let Tree::Node(l, k, r) = t {
-        keys(l, out);
-        out.push(*k);
-        keys(r, out);
-    }
-}
-
-fn size(t: &Tree) -> usize {
-    match t {
-        Tree::Leaf => 0,
-        Tree::Node(l, _, r) => 1 + size(l) + size(r),
-    }
-}
-
-fn is_bst(t: &Tree) -> bool {
-    let mut ks = Vec::new();
-    keys(t, &mut ks);
-    ks.windows(2).all(|w| w[0] < w[1])
-}
-
-/// Insert, with the injected bug: in a tree of 7 or more nodes the root's left subtree is lost.
-fn insert(t: Tree, k: u8) -> Tree {
-    fn correct(t: Tree, k: u8) -> Tree {
-        match t {
-            Tree::Leaf => Tree::Node(Box::new(Tree::Leaf), k, Box::new(Tree::Leaf)),
-            Tree::Node(l, key, r) if k < key => Tree::Node(Box::new(correct(*l, k)), key, r),
-            Tree::Node(l, key, r) if k > key => Tree::Node(l, key, Box::new(correct(*r, k))),
-            node => node,
-        }
-    }
-    let big = size(&t) >= 7;
-    match correct(t, k) {
-        Tree::Node(_, key, r) if big => Tree::Node(Box::new(Tree::Leaf), key, r),
-        other => other,
-    }
-}
-
-/// Random binary trees of depth at most 5, mostly small; few are search trees.
-fn tree() -> BoxedStrategy<Tree> {
-    let leaf = Just(Tree::Leaf).boxed();
-    (0..5).fold(leaf, |sub, _| {
-        let node = (sub.clone(), any::<u8>(), sub)
-            .prop_map(|(l, k, r)| Tree::Node(Box::new(l), k, Box::new(r)));
-        prop_oneof![2 => Just(Tree::Leaf), 1 => node].boxed()
-    })
-}
+#[path = "../tests/support/bst.rs"]
+mod bst;
+use bst::{insert, is_bst, keys, size, tree, Tree};
 
 fn insert_keeps_keys((t, k): (Tree, u8)) -> Result<(), TestCaseError> {
     prop_assume!(is_bst(&t));
@@ -89,9 +39,11 @@ fn insert_keeps_keys((t, k): (Tree, u8)) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-// The test as users write it; under `cargo test` it would carry `#[test]`.
+// The test as users write it; under `cargo test` it would carry `#[test]`. With proptest's
+// default 256 cases a run costs what plain proptest's does and keeps the seeds it found for the
+// next run (under `target/typefuzz/corpus/`); 10,000 cases find the bug in one run.
 typefuzz::proptest! {
-    #![proptest_config(ProptestConfig { rng_seed: RngSeed::Fixed(1), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 10_000, rng_seed: RngSeed::Fixed(1), ..ProptestConfig::default() })]
     fn insert_keeps_every_key(t in tree(), k: u8) {
         insert_keeps_keys((t, k))?;
     }
@@ -102,8 +54,10 @@ fn main() {
     let plain = runner.run(&(tree(), any::<u8>()), insert_keeps_keys);
     println!("plain proptest (default config): {plain:?}");
 
-    // The function API, to print the report instead of panicking.
+    // The function API, to print the report instead of panicking. A 10,000-case campaign: a
+    // plain run spends proptest's 256 cases and keeps its seeds for the next run.
     let config = ProptestConfig {
+        cases: 10_000,
         rng_seed: RngSeed::Fixed(1),
         failure_persistence: None,
         ..ProptestConfig::default()

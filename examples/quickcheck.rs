@@ -19,65 +19,11 @@
 //! +typefuzz::quickcheck! {
 //! ```
 
-use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
+use quickcheck::{Gen, QuickCheck, TestResult};
 
-#[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
-enum Tree {
-    Leaf,
-    Node(Box<Tree>, u8, Box<Tree>),
-}
-
-impl Arbitrary for Tree {
-    fn arbitrary(g: &mut Gen) -> Self {
-        fn sized(g: &mut Gen, depth: usize) -> Tree {
-            if depth == 0 || bool::arbitrary(g) {
-                Tree::Leaf
-            } else {
-                let l = sized(g, depth - 1);
-                Tree::Node(Box::new(l), u8::arbitrary(g), Box::new(sized(g, depth - 1)))
-            }
-        }
-        sized(g, 5)
-    }
-}
-
-fn keys(t: &Tree, out: &mut Vec<u8>) {
-    if let Tree::Node(l, k, r) = t {
-        keys(l, out);
-        out.push(*k);
-        keys(r, out);
-    }
-}
-
-fn size(t: &Tree) -> usize {
-    match t {
-        Tree::Leaf => 0,
-        Tree::Node(l, _, r) => 1 + size(l) + size(r),
-    }
-}
-
-fn is_bst(t: &Tree) -> bool {
-    let mut ks = Vec::new();
-    keys(t, &mut ks);
-    ks.windows(2).all(|w| w[0] < w[1])
-}
-
-/// Insert, with the injected bug: in a tree of 7 or more nodes the root's left subtree is lost.
-fn insert(t: Tree, k: u8) -> Tree {
-    fn correct(t: Tree, k: u8) -> Tree {
-        match t {
-            Tree::Leaf => Tree::Node(Box::new(Tree::Leaf), k, Box::new(Tree::Leaf)),
-            Tree::Node(l, key, r) if k < key => Tree::Node(Box::new(correct(*l, k)), key, r),
-            Tree::Node(l, key, r) if k > key => Tree::Node(l, key, Box::new(correct(*r, k))),
-            node => node,
-        }
-    }
-    let big = size(&t) >= 7;
-    match correct(t, k) {
-        Tree::Node(_, key, r) if big => Tree::Node(Box::new(Tree::Leaf), key, r),
-        other => other,
-    }
-}
+#[path = "../tests/support/bst.rs"]
+mod bst;
+use bst::{insert, is_bst, keys, size, Tree};
 
 fn insert_keeps_keys(t: Tree, k: u8) -> TestResult {
     if !is_bst(&t) {
@@ -105,8 +51,11 @@ fn main() {
         .quicktest(insert_keeps_keys as fn(Tree, u8) -> TestResult);
     println!("plain quickcheck (default config): {plain:?}");
 
+    // A 10,000-test campaign: a plain run spends quickcheck's 100 tests and keeps its seeds for
+    // the next run.
     let report = typefuzz::quickcheck::QuickCheck::new()
-        .seed(1)
+        .tests(10_000)
+        .seed(2)
         .quicktest(insert_keeps_keys as fn(Tree, u8) -> TestResult);
     match &report.failure {
         Some(failure) => println!(

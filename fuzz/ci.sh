@@ -33,7 +33,7 @@ fuzz build -s "$sanitizer"
 # Targets fuzzing typefuzz itself: any crash fails CI. The regression-file target makes the engine
 # print one line per malformed line it skips; -close_fd_mask=2 silences the target's stderr
 # (libFuzzer keeps its own).
-for target in codec_decode derive_invariants regression_file; do
+for target in codec_decode codec_deep derive_invariants regression_file; do
     echo "== $target (${seconds}s)"
     mkdir -p "$work/corpus/$target"
     fuzz run -s "$sanitizer" "$target" "$work/corpus/$target" -- \

@@ -123,7 +123,8 @@ pub use typefuzz_derive::Mutate;
 /// `a < b`, `a <= b`, `a == b` score by the distance between the operands, `&&` takes the
 /// minimum, `||` the maximum, `!` negates, `.all(..)`/`.any(..)` fold. It returns from the
 /// enclosing property with a discard of its return type ([`Discard`]); in a property returning
-/// `()` or `bool` it unwinds with the [`Discarded`] payload, which the engine counts as a discard.
+/// `()`, `bool` or `Result` it unwinds with the [`Discarded`] payload, which the engine and every
+/// adapter count as a discard.
 ///
 /// ```
 /// use typefuzz::{check, Config};

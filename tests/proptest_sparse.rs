@@ -5,69 +5,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngSeed, TestCaseError, TestRunner};
 
-#[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
-enum Tree {
-    Leaf,
-    Node(Box<Tree>, u8, Box<Tree>),
-}
-
-fn size(t: &Tree) -> usize {
-    match t {
-        Tree::Leaf => 0,
-        Tree::Node(l, _, r) => 1 + size(l) + size(r),
-    }
-}
-
-fn keys(t: &Tree, out: &mut Vec<u8>) {
-    if let Tree::Node(l, k, r) = t {
-        keys(l, out);
-        out.push(*k);
-        keys(r, out);
-    }
-}
-
-fn is_bst(t: &Tree) -> bool {
-    let mut ks = Vec::new();
-    keys(t, &mut ks);
-    ks.windows(2).all(|w| w[0] < w[1])
-}
-
-/// Insert with an injected bug: in a tree of 7 or more nodes the root's left subtree is lost.
-fn insert(t: Tree, k: u8) -> Tree {
-    let big = size(&t) >= 7;
-    let inserted = insert_correct(t, k);
-    match inserted {
-        Tree::Node(_, key, r) if big => Tree::Node(Box::new(Tree::Leaf), key, r),
-        other => other,
-    }
-}
-
-fn insert_correct(t: Tree, k: u8) -> Tree {
-    match t {
-        Tree::Leaf => Tree::Node(Box::new(Tree::Leaf), k, Box::new(Tree::Leaf)),
-        Tree::Node(l, key, r) if k < key => Tree::Node(Box::new(insert_correct(*l, k)), key, r),
-        Tree::Node(l, key, r) if k > key => Tree::Node(l, key, Box::new(insert_correct(*r, k))),
-        node => node,
-    }
-}
-
-/// Arbitrary binary trees of depth at most `depth`, mostly small (most are not search trees).
-fn tree_of_depth(depth: u32) -> BoxedStrategy<Tree> {
-    if depth == 0 {
-        return Just(Tree::Leaf).boxed();
-    }
-    let node = (
-        tree_of_depth(depth - 1),
-        any::<u8>(),
-        tree_of_depth(depth - 1),
-    )
-        .prop_map(|(l, k, r)| Tree::Node(Box::new(l), k, Box::new(r)));
-    prop_oneof![2 => Just(Tree::Leaf), 1 => node].boxed()
-}
-
-fn tree() -> BoxedStrategy<Tree> {
-    tree_of_depth(5)
-}
+#[path = "support/bst.rs"]
+mod bst;
+use bst::{insert, insert_correct, is_bst, keys, size, tree, Tree};
 
 /// The property, shared by both harnesses.
 fn insert_keeps_keys((t, k): (Tree, u8)) -> Result<(), TestCaseError> {
@@ -103,7 +43,10 @@ fn plain_proptest_misses_it() {
 
 #[test]
 fn typefuzz_finds_and_shrinks_it() {
+    // A campaign of 10,000 cases: a plain run spends proptest's 256 (the seeds it keeps carry
+    // the search into the next run instead).
     let config = ProptestConfig {
+        cases: 10_000,
         rng_seed: RngSeed::Fixed(1),
         failure_persistence: None,
         ..ProptestConfig::default()

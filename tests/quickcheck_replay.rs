@@ -8,7 +8,9 @@ fn small(x: u32, _label: String) -> bool {
 
 fn failure_message(seed: u64) -> String {
     let result = std::panic::catch_unwind(|| {
+        // A 10,000-test campaign: quickcheck's 100 tests rarely meet `x % 1000 == 999`.
         typefuzz::quickcheck::QuickCheck::new()
+            .tests(10_000)
             .seed(seed)
             .name("quickcheck_replay::small")
             .quickcheck(small as fn(u32, String) -> bool);

@@ -8,10 +8,12 @@
 //! - [`branches`]: nested-branch micro-benchmarks ("bad!", the greedy trap, Dan Luu's bit loop,
 //!   fuzzcheck's enum vector);
 //! - [`throughput`]: a property without precondition, for tests per second;
+//! - [`shrink`]: the shrink benchmark, typefuzz's minimal inputs next to proptest's and
+//!   quickcheck's on the same failing inputs;
 //! - [`runner`]: the benchmark runner and its report (`cargo run --release -p typefuzz-bench -- quick`).
 //!
-//! The specification of each workload is `shared/BENCHMARKS.md`; every property returns a
-//! [`Verdict`].
+//! Each workload's module documents its specification (types, generators, properties and
+//! injected bugs); every property returns a [`Verdict`].
 //!
 //! ```
 //! use typefuzz_bench::{ifc, Verdict};
@@ -26,6 +28,7 @@ pub mod branches;
 pub mod bst;
 pub mod ifc;
 pub mod runner;
+pub mod shrink;
 pub mod throughput;
 mod verdict;
 

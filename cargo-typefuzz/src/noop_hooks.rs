@@ -4,9 +4,10 @@
 //! already defined every symbol below by the time the linker reaches this archive, so the
 //! archive member is never pulled in and the engine's hooks are the ones that run.
 //!
-//! Keep this set of symbols identical to the hooks in
-//! `engine/src/feedback/coverage.rs`: a symbol defined here but not there would pull this member
-//! in next to the engine's and fail the link with duplicate definitions.
+//! The set of symbols is exactly the hooks of `engine/src/feedback/coverage.rs` (the test
+//! `hooks_library::tests::defines_exactly_the_hooks_of_the_engine` fails otherwise): a symbol
+//! defined here but not there would pull this member in next to the engine's and fail the link
+//! with duplicate definitions.
 #![no_std]
 #![allow(clippy::missing_safety_doc)]
 

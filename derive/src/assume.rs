@@ -1,5 +1,6 @@
 //! `assume!(expr)`: discard the run when `expr` is false, and score how close `expr` was to true
-//! (BACKGROUND.md section 2) from its structure, so the engine can climb towards valid inputs.
+//! (>= 0 exactly when true: `a < b` scores `b - a - 1`, `&&` the minimum, `||` the maximum, `!`
+//! the negation) from its structure, so the engine can climb towards valid inputs.
 //!
 //! The expansion evaluates every operand once, keeps Rust's short-circuiting for `&&`, `||`,
 //! `.all` and `.any`, and produces an `f64` that is `>= 0` exactly when `expr` is true (the

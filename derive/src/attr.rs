@@ -4,10 +4,13 @@ use syn::{Attribute, LitStr, Path, WherePredicate};
 
 use crate::ctxt::Ctxt;
 
-/// Container attributes: `#[mutate(bound = "T: Mutate + Eq")]`.
+/// Container attributes: `#[mutate(bound = "T: Mutate + Eq")]`, `#[mutate(crate = "path")]`.
 #[derive(Default)]
 pub struct Container {
     pub bound: Option<Vec<WherePredicate>>,
+    /// Where the generated code finds typefuzz's runtime, instead of `::typefuzz` (serde's
+    /// `#[serde(crate = "...")]`): for the engine's own tests, or a crate re-exporting typefuzz.
+    pub krate: Option<Path>,
 }
 
 /// Variant attributes: `#[mutate(weight = N)]`.
@@ -22,7 +25,8 @@ pub struct Field {
     pub with: Option<Path>,
 }
 
-const CONTAINER_KEYS: &str = "expected `bound = \"...\"` (container attributes are: bound)";
+const CONTAINER_KEYS: &str =
+    "expected `bound = \"...\"` or `crate = \"...\"` (container attributes are: bound, crate)";
 const VARIANT_KEYS: &str = "expected `weight = N` (variant attributes are: weight)";
 const FIELD_KEYS: &str = "expected `skip` or `with = path` (field attributes are: skip, with)";
 
@@ -50,6 +54,19 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> Container {
                         )
                     })?;
                 out.bound = Some(predicates.into_iter().collect());
+                Ok(())
+            } else if meta.path.is_ident("crate") {
+                let lit: LitStr = meta.value()?.parse()?;
+                let path: Path = lit.parse().map_err(|_| {
+                    syn::Error::new(
+                        lit.span(),
+                        "`crate` must be a path to typefuzz or a crate re-exporting it, such as \
+                         \"typefuzz\" or \"::my_facade::typefuzz\"",
+                    )
+                })?;
+                if out.krate.replace(path).is_some() {
+                    return Err(meta.error("duplicate `crate` attribute: keep one"));
+                }
                 Ok(())
             } else if meta.path.is_ident("weight") {
                 Err(meta.error("`weight` belongs on an enum variant, not on the type"))
@@ -93,6 +110,8 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> Variant {
                 Err(meta.error("`skip` and `with` belong on a field, not on a variant"))
             } else if meta.path.is_ident("bound") {
                 Err(meta.error("`bound` belongs on the type, not on a variant"))
+            } else if meta.path.is_ident("crate") {
+                Err(meta.error("`crate` belongs on the type, not on a variant"))
             } else {
                 Err(meta.error(format!("unknown typefuzz attribute: {VARIANT_KEYS}")))
             }
@@ -132,6 +151,8 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> Field {
                 Err(meta.error("`weight` belongs on an enum variant, not on a field"))
             } else if meta.path.is_ident("bound") {
                 Err(meta.error("`bound` belongs on the type, not on a field"))
+            } else if meta.path.is_ident("crate") {
+                Err(meta.error("`crate` belongs on the type, not on a field"))
             } else {
                 Err(meta.error(format!("unknown typefuzz attribute: {FIELD_KEYS}")))
             }

@@ -36,7 +36,12 @@ fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
         valid::check(&cx, container);
     }
     cx.check()?;
-    Ok(expand::expand(&container.expect("errors were reported")))
+    let container = container.expect("errors were reported");
+    let tokens = expand::expand(&container);
+    Ok(match &container.attrs.krate {
+        Some(krate) => expand::with_crate_path(tokens, krate),
+        None => tokens,
+    })
 }
 
 /// `assume!(condition)`: discards the current test case when `condition` is false, and reports
@@ -54,6 +59,35 @@ mod tests {
         let input: syn::DeriveInput = syn::parse_str(source).expect("valid input");
         let tokens = super::derive(&input).expect("derive succeeds");
         prettyplease::unparse(&syn::parse2(tokens).expect("expansion parses as a file"))
+    }
+
+    #[test]
+    fn a_crate_path_replaces_every_typefuzz_root() {
+        let expanded = expand(
+            r#"#[mutate(crate = "typefuzz_engine", bound = "A: ::typefuzz::Mutate")]
+            enum Tree<A> { Leaf(A), Node(#[mutate(skip)] u8, Box<Tree<A>>) }"#,
+        );
+        assert!(!expanded.contains("::typefuzz::"), "{expanded}");
+        assert!(
+            expanded.contains("impl<A> typefuzz_engine::Mutate for Tree<A>"),
+            "{expanded}"
+        );
+        assert!(
+            expanded.contains("typefuzz_engine::__private::"),
+            "{expanded}"
+        );
+        // A path that merely ends in `typefuzz` is not a root.
+        let krate: syn::Path = syn::parse_quote!(elsewhere);
+        for kept in [
+            quote::quote!(other::typefuzz::X),
+            quote::quote!(crate::typefuzz::X),
+        ] {
+            let rebased = crate::expand::with_crate_path(kept.clone(), &krate);
+            assert_eq!(rebased.to_string(), kept.to_string());
+        }
+        let rebased =
+            crate::expand::with_crate_path(quote::quote!(&mut ::typefuzz::Context), &krate);
+        assert_eq!(rebased.to_string(), "& mut elsewhere :: Context");
     }
 
     #[test]

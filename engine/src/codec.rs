@@ -46,6 +46,7 @@ pub fn from_bytes<T: Mutate>(bytes: &[u8]) -> T {
 pub struct Encoder {
     bytes: Vec<u8>,
     depth: usize,
+    truncated: bool,
 }
 
 impl Encoder {
@@ -128,6 +129,7 @@ impl Encoder {
     pub fn nested(&mut self, f: impl FnOnce(&mut Self)) {
         if self.depth >= Decoder::MAX_DEPTH {
             self.bytes.push(0);
+            self.truncated = true;
             return;
         }
         self.depth += 1;
@@ -147,6 +149,21 @@ impl Encoder {
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.depth = 0;
+        self.truncated = false;
+    }
+
+    /// Whether a part of the value was nested deeper than [`Decoder::MAX_DEPTH`] and replaced by
+    /// a placeholder: the bytes then decode to a different, smaller value, and must not be saved
+    /// as if they were the value.
+    ///
+    /// ```
+    /// use typefuzz::codec::{EncodeInto, Encoder};
+    /// let mut out = Encoder::new();
+    /// vec![vec![1u8]].encode_into(&mut out);
+    /// assert!(!out.is_truncated());
+    /// ```
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
     }
 
     /// The bytes written so far.

@@ -56,6 +56,14 @@ pub struct FeedbackSources {
     /// Needs no instrumentation and no annotation, so a plain `prop_assume!`/`TestResult::discard`
     /// test still climbs from small valid inputs to bigger ones.
     pub valid_sizes: bool,
+    /// Input-structure coverage (see [`feedback::structure`](crate::feedback::structure)): an
+    /// input showing a constructor path or a value class (zero, boundaries, small, large, a
+    /// length class) no earlier input showed is kept. Needs nothing from the user or the
+    /// compiler, so the engine keeps seeds and mutates even when nothing else gives feedback.
+    /// It is the fallback: once another source finds something new in a run, structure stops
+    /// keeping seeds for the rest of that run. Ignored by [`Schedule::FuzzChick`] (the paper's
+    /// feedback only) and [`Schedule::Generate`] (which never mutates).
+    pub structure: bool,
 }
 
 impl Default for FeedbackSources {
@@ -66,6 +74,7 @@ impl Default for FeedbackSources {
             targets: true,
             assume: true,
             valid_sizes: true,
+            structure: true,
         }
     }
 }
@@ -83,8 +92,27 @@ impl FeedbackSources {
             targets: false,
             assume: false,
             valid_sizes: false,
+            structure: false,
         }
     }
+}
+
+/// A test framework's own budget, as its configuration states it: what an adapter hands to
+/// [`Config::for_framework`].
+///
+/// ```
+/// let quickcheck = typefuzz::Framework { name: "quickcheck", cases: 100, max_rejects: 10_000 };
+/// assert_eq!(quickcheck.cases, 100);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framework {
+    /// The framework's name, for messages (`"proptest"`, `"quickcheck"`).
+    pub name: &'static str,
+    /// The non-discarded tests it runs (proptest's `cases`, quickcheck's `tests`).
+    pub cases: u64,
+    /// The discards after which it gives up (proptest's `max_global_rejects`, quickcheck's
+    /// `max_tests`).
+    pub max_rejects: u64,
 }
 
 /// Everything one run of the engine needs to know besides the generator and the property.
@@ -99,10 +127,13 @@ impl FeedbackSources {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Config {
-    /// Stop after this many non-discarded tests. Default 10,000: a coverage-guided search needs
-    /// more tests than a random tester to climb (tens of milliseconds for a cheap property in an
-    /// optimized test build); the proptest and quickcheck drop-ins use the larger of this and
-    /// their framework's own count. `TYPEFUZZ_CASES`.
+    /// Stop after this many non-discarded tests. Default 10,000 for a direct [`check`]: a
+    /// coverage-guided search needs more tests than a random tester to climb (tens of
+    /// milliseconds for a cheap property in an optimized test build). The proptest and
+    /// quickcheck drop-ins use their framework's own count ([`Config::for_framework`]).
+    /// `TYPEFUZZ_CASES`.
+    ///
+    /// [`check`]: crate::check
     /// When `TYPEFUZZ_TIME` is set and `TYPEFUZZ_CASES` is not, [`Config::from_env`] makes this
     /// unlimited: the time budget alone ends the campaign.
     pub cases: u64,
@@ -142,8 +173,11 @@ pub struct Config {
     /// longer than about two seconds. Default `None`. `TYPEFUZZ_PROGRESS` (`1`/`0`).
     pub progress: Option<bool>,
     /// A property call running longer than this is a hang: its input is saved to a `hang-<hash>`
-    /// file beside the regression file and the process exits. Default `None` (no limit).
-    /// `TYPEFUZZ_TEST_TIMEOUT`.
+    /// file in the test's artifact directory (beside the regression file), the seed and the
+    /// replay command are printed, and the process exits with status 70, so a hanging property
+    /// fails `cargo test` instead of hanging CI. The next run replays the input first.
+    /// Default 10 s; `None` or a zero duration means no limit. `TYPEFUZZ_TEST_TIMEOUT` (`0` for
+    /// none).
     pub test_timeout: Option<Duration>,
     /// Wall-clock bound on shrinking a failure. Default 30 s. `TYPEFUZZ_SHRINK_TIME`.
     pub shrink_time: Duration,
@@ -153,7 +187,27 @@ pub struct Config {
     pub feedback: FeedbackSources,
     /// In-memory bound on each seed queue (valid, discarded). Default 4096.
     pub max_queue: usize,
+    /// Discards are bounded by time instead of by count: once the run has lasted this long and
+    /// at least as many tests were discarded as passed, it stops ([`StopReason::Discards`]).
+    /// A property that rarely discards runs its full case count however slow it is; one that
+    /// mostly discards costs at most about this long. Default `None` (no such bound);
+    /// [`Config::for_framework`] sets [`DISCARD_TIME`] for a drop-in outside a campaign.
+    ///
+    /// [`StopReason::Discards`]: crate::StopReason::Discards
+    pub discard_time: Option<Duration>,
+    /// Whether a named run keeps the seeds it found under
+    /// `target/typefuzz/corpus/<name>-<fingerprint of the input type>/` and starts from them the
+    /// next time, so repeated `cargo test` runs keep climbing where the last one stopped (see
+    /// [`corpus_path`](Config::corpus_path)). Default `true`; `TYPEFUZZ_CORPUS=off` turns it
+    /// off, `TYPEFUZZ_CORPUS=<dir>` puts the corpus elsewhere.
+    pub keep_seeds: bool,
 }
+
+/// The wall-clock bound on a drop-in's discards under a plain `cargo test` (see
+/// [`Config::discard_time`]): long enough to climb out of a sparse precondition for a while,
+/// short enough that a suite of such tests stays a CI job. `TYPEFUZZ_TIME` makes a campaign
+/// instead.
+pub const DISCARD_TIME: Duration = Duration::from_secs(5);
 
 impl Default for Config {
     fn default() -> Self {
@@ -170,11 +224,13 @@ impl Default for Config {
             regressions: None,
             name: None,
             progress: None,
-            test_timeout: None,
+            test_timeout: Some(Duration::from_secs(10)),
             shrink_time: Duration::from_secs(30),
             shrink_steps: 100_000,
             feedback: FeedbackSources::default(),
             max_queue: 4096,
+            discard_time: None,
+            keep_seeds: true,
         }
     }
 }
@@ -228,9 +284,21 @@ builder! {
     with_feedback(feedback: FeedbackSources) => feedback;
     /// Sets [`max_queue`](Config::max_queue).
     with_max_queue(max_queue: usize) => max_queue.max(1);
+    /// Sets [`discard_time`](Config::discard_time).
+    with_discard_time(discard_time: Option<Duration>) => discard_time;
+    /// Sets [`keep_seeds`](Config::keep_seeds).
+    with_keep_seeds(keep_seeds: bool) => keep_seeds;
 }
 
 impl Config {
+    /// The feedback sources the loop uses: [`feedback`](Config::feedback), without structure
+    /// coverage under the schedules that ignore it.
+    pub(crate) fn effective_feedback(&self) -> FeedbackSources {
+        let mut sources = self.feedback;
+        sources.structure &= self.schedule == Schedule::Default;
+        sources
+    }
+
     /// The defaults with the `TYPEFUZZ_*` environment variables applied.
     ///
     /// ```
@@ -244,7 +312,13 @@ impl Config {
     /// Applies the `TYPEFUZZ_*` environment variables on top of `self` (adapters call this after
     /// translating their framework's own configuration, so the variables win).
     ///
-    /// A malformed value is reported on stderr, naming the variable, and ignored.
+    /// A malformed value, or a number too large for its field, is reported on stderr, naming the
+    /// variable, and ignored. `TYPEFUZZ_TEST_TIMEOUT=0` means no per-test limit.
+    ///
+    /// # Panics
+    ///
+    /// A zero budget (`TYPEFUZZ_CASES=0`, `TYPEFUZZ_TIME=0`, `TYPEFUZZ_MAX_DISCARDS=0`) would run
+    /// no test and pass, proving nothing: it fails the test with a message naming the variable.
     ///
     /// ```
     /// let config = typefuzz::Config::default().with_cases(10).apply_env();
@@ -261,10 +335,31 @@ impl Config {
                 .map(|v| v.trim().to_string())
                 .filter(|v| !v.is_empty())
         };
+        let zero_budgets: Vec<String> =
+            ["TYPEFUZZ_CASES", "TYPEFUZZ_TIME", "TYPEFUZZ_MAX_DISCARDS"]
+                .into_iter()
+                .filter_map(|name| {
+                    let value = read(name)?;
+                    let zero = if name == "TYPEFUZZ_TIME" {
+                        parse_duration(&value).is_some_and(|d| d.is_zero())
+                    } else {
+                        parse_u64(&value) == Ok(0)
+                    };
+                    zero.then(|| format!("{name}={value}"))
+                })
+                .collect();
+        if !zero_budgets.is_empty() {
+            panic!(
+                "typefuzz: {} is a zero budget: no test would run and the property would pass \
+                 unchecked; unset it or give it a positive value (e.g. TYPEFUZZ_CASES=1000, \
+                 TYPEFUZZ_TIME=30s)",
+                zero_budgets.join(" and ")
+            );
+        }
         let cases =
             read("TYPEFUZZ_CASES").and_then(|v| parse_or_warn("TYPEFUZZ_CASES", &v, parse_u64));
-        let time =
-            read("TYPEFUZZ_TIME").and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration));
+        let time = read("TYPEFUZZ_TIME")
+            .and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration_var));
         if let Some(time) = time {
             self.time = Some(time);
             if cases.is_none() {
@@ -293,15 +388,26 @@ impl Config {
         }
         if let Some(v) = read("TYPEFUZZ_MAX_SIZE") {
             if let Some(n) = parse_or_warn("TYPEFUZZ_MAX_SIZE", &v, parse_u64) {
-                self.max_size = usize::try_from(n).unwrap_or(usize::MAX);
+                match usize::try_from(n) {
+                    Ok(n) => self.max_size = n,
+                    Err(_) => eprintln!(
+                        "typefuzz: ignoring TYPEFUZZ_MAX_SIZE={v:?}: it does not fit in this \
+                         platform's usize"
+                    ),
+                }
             }
         }
         if let Some(dir) = read("TYPEFUZZ_CORPUS") {
-            let dir = PathBuf::from(dir);
-            self.corpus = Some(match &self.name {
-                Some(name) => dir.join(file_name(name)),
-                None => dir,
-            });
+            if dir.eq_ignore_ascii_case("off") {
+                self.keep_seeds = false;
+                self.corpus = None;
+            } else {
+                let dir = PathBuf::from(dir);
+                self.corpus = Some(match &self.name {
+                    Some(name) => dir.join(file_name(name)),
+                    None => dir,
+                });
+            }
         }
         if let Some(file) = read("TYPEFUZZ_REGRESSIONS") {
             self.regressions = Some(PathBuf::from(file));
@@ -312,12 +418,12 @@ impl Config {
             }
         }
         if let Some(v) = read("TYPEFUZZ_TEST_TIMEOUT") {
-            if let Some(d) = parse_or_warn("TYPEFUZZ_TEST_TIMEOUT", &v, parse_duration) {
-                self.test_timeout = Some(d);
+            if let Some(d) = parse_or_warn("TYPEFUZZ_TEST_TIMEOUT", &v, parse_duration_var) {
+                self.test_timeout = (!d.is_zero()).then_some(d);
             }
         }
         if let Some(v) = read("TYPEFUZZ_SHRINK_TIME") {
-            if let Some(d) = parse_or_warn("TYPEFUZZ_SHRINK_TIME", &v, parse_duration) {
+            if let Some(d) = parse_or_warn("TYPEFUZZ_SHRINK_TIME", &v, parse_duration_var) {
                 self.shrink_time = d;
             }
         }
@@ -327,6 +433,95 @@ impl Config {
             }
         }
         self
+    }
+
+    /// The configuration of a drop-in test: the budget policy every adapter shares, in one place.
+    ///
+    /// `settings` translates the rest of the framework's configuration (seed, name, time limits)
+    /// onto the engine's; then the `TYPEFUZZ_*` variables apply ([`apply_env`](Config::apply_env)),
+    /// so they win; then the budget policy, which has two modes:
+    /// - **plain `cargo test`** (neither `TYPEFUZZ_TIME` nor `TYPEFUZZ_CASES` set): the test costs
+    ///   what the framework would. It runs the framework's case count, counted as the framework
+    ///   counts it (non-discarded tests: proptest's 256, quickcheck's 100 by default). Discards
+    ///   never abort the run; they are bounded by time instead ([`discard_time`] =
+    ///   [`DISCARD_TIME`]), not by the framework's reject limit, since typefuzz climbs out of
+    ///   discards where the framework would give up (`TYPEFUZZ_MAX_DISCARDS` still caps them);
+    /// - **campaign** (`TYPEFUZZ_TIME` and/or `TYPEFUZZ_CASES`): the run spends what it is given:
+    ///   `TYPEFUZZ_CASES` cases exactly, or with `TYPEFUZZ_TIME` alone as many as the time allows;
+    ///   no discard time bound (with `TYPEFUZZ_CASES` alone, discards are capped by count:
+    ///   [`max_discards`], at least the framework's reject limit).
+    ///
+    /// Either way a named run keeps its seeds across runs ([`keep_seeds`]).
+    ///
+    /// [`discard_time`]: Config::discard_time
+    /// [`max_discards`]: Config::max_discards
+    /// [`keep_seeds`]: Config::keep_seeds
+    ///
+    /// ```
+    /// use typefuzz::{Config, Framework};
+    /// let proptest = Framework { name: "proptest", cases: 256, max_rejects: 1024 };
+    /// let config = Config::for_framework(proptest, |config| config.with_name("my_crate::prop"));
+    /// assert_eq!(config.name.as_deref(), Some("my_crate::prop"));
+    /// # if std::env::var_os("TYPEFUZZ_CASES").is_none() && std::env::var_os("TYPEFUZZ_TIME").is_none() {
+    /// assert_eq!(config.cases, 256);
+    /// assert_eq!(config.discard_time, Some(typefuzz::DISCARD_TIME));
+    /// # }
+    /// ```
+    pub fn for_framework(framework: Framework, settings: impl FnOnce(Config) -> Config) -> Config {
+        Config::for_framework_vars(framework, settings, |name| std::env::var(name).ok())
+    }
+
+    /// [`for_framework`](Config::for_framework) over any variable lookup (what the tests use).
+    pub(crate) fn for_framework_vars(
+        framework: Framework,
+        settings: impl FnOnce(Config) -> Config,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Config {
+        let given = |name: &str, valid: fn(&str) -> bool| {
+            var(name).is_some_and(|value| valid(value.trim()))
+        };
+        let campaign = given("TYPEFUZZ_CASES", |v| parse_u64(v).is_ok())
+            || given("TYPEFUZZ_TIME", |v| parse_duration(v).is_some());
+        let budget = Config::default()
+            .with_cases(framework.cases)
+            .with_max_discards(None)
+            .with_discard_time(Some(DISCARD_TIME));
+        let mut config = settings(budget).apply_vars(&var);
+        if campaign {
+            config.discard_time = None;
+            if config.time.is_none() && config.max_discards.is_none() {
+                config.max_discards = Config::default()
+                    .max_discards
+                    .map(|max| max.max(framework.max_rejects));
+            }
+        }
+        config
+    }
+
+    /// Where this run's corpus lives, for inputs of type `T`: [`corpus`](Config::corpus) if
+    /// set; otherwise, for a named run that [keeps its seeds](Config::keep_seeds),
+    /// `<target>/typefuzz/corpus/<name>-<fingerprint of T>/`, where `<target>` is cargo's
+    /// target directory (`CARGO_TARGET_DIR`, else the directory above the running test binary
+    /// that holds cargo's `CACHEDIR.TAG` or `.rustc_info.json`, else
+    /// `$CARGO_MANIFEST_DIR/target`), where nothing is committed. The fingerprint keeps a test whose argument types changed from loading seeds of
+    /// the old shape.
+    ///
+    /// ```
+    /// let config = typefuzz::Config::default().with_name("my_crate::prop");
+    /// # if std::env::var_os("TYPEFUZZ_CORPUS").is_none() {
+    /// let dir = config.corpus_path::<Vec<u8>>().unwrap();
+    /// assert!(dir.to_string_lossy().contains("typefuzz/corpus/my_crate-prop-"));
+    /// assert_ne!(Some(dir), config.corpus_path::<Vec<u16>>());
+    /// # }
+    /// assert_eq!(config.with_keep_seeds(false).corpus_path::<u8>(), None);
+    /// ```
+    pub fn corpus_path<T: ?Sized>(&self) -> Option<PathBuf> {
+        if self.corpus.is_some() {
+            return corpus_dir(self);
+        }
+        let name = self.name.as_ref().filter(|_| self.keep_seeds)?;
+        let dir = format!("{}-{}", file_name(name), type_fingerprint::<T>());
+        Some(target_dir()?.join("typefuzz").join("corpus").join(dir))
     }
 
     /// Where failing inputs are saved: [`regressions`](Config::regressions), or the default path
@@ -339,7 +534,15 @@ impl Config {
     /// ```
     pub fn regression_path(&self) -> Option<PathBuf> {
         if let Some(path) = &self.regressions {
-            return Some(path.clone());
+            // A directory holds one file per test, so tests sharing the variable never share
+            // a file.
+            let is_dir = path.is_dir() || path.as_os_str().to_string_lossy().ends_with('/');
+            return Some(if is_dir {
+                let name = self.name.as_deref().unwrap_or("property");
+                path.join(format!("{}.txt", file_name(name)))
+            } else {
+                path.clone()
+            });
         }
         let name = self.name.as_ref()?;
         let base = std::env::var_os("CARGO_MANIFEST_DIR")
@@ -350,6 +553,41 @@ impl Config {
                 .join(format!("{}.txt", file_name(name))),
         )
     }
+}
+
+/// A short fingerprint of the type `T`, naming its corpus directory.
+///
+/// For now the hash of `std::any::type_name::<T>()`: it changes when the type's name or
+/// parameters change, not when a field is added; the shape fingerprint of `Mutate` can replace
+/// it here, in this one function.
+pub(crate) fn type_fingerprint<T: ?Sized>() -> String {
+    let digest = sha1_smol::Sha1::from(std::any::type_name::<T>())
+        .digest()
+        .to_string();
+    digest[..16].to_string()
+}
+
+/// Files cargo keeps at the root of a target directory (and nowhere below it).
+const CARGO_TARGET_MARKERS: [&str; 2] = ["CACHEDIR.TAG", ".rustc_info.json"];
+
+/// Cargo's target directory for the running test: `CARGO_TARGET_DIR`, else the nearest
+/// directory above the executable that holds cargo's root files ([`CARGO_TARGET_MARKERS`]; a
+/// test binary lives in `<target>/[<triple>/]<profile>/deps/`), else
+/// `$CARGO_MANIFEST_DIR/target` (doctests, whose binaries live in a temporary directory).
+fn target_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let exe = std::env::current_exe().ok();
+    let tagged = exe.as_deref().and_then(|exe| {
+        exe.ancestors()
+            .skip(1)
+            .find(|dir| CARGO_TARGET_MARKERS.iter().any(|m| dir.join(m).is_file()))
+    });
+    if let Some(dir) = tagged {
+        return Some(dir.to_path_buf());
+    }
+    std::env::var_os("CARGO_MANIFEST_DIR").map(|dir| PathBuf::from(dir).join("target"))
 }
 
 /// A test name made safe as a file name (`my_crate::tests::prop` -> `my_crate-tests-prop`).
@@ -372,12 +610,38 @@ pub(crate) fn file_name(name: &str) -> String {
     }
 }
 
-fn parse_or_warn<T>(name: &str, value: &str, parse: fn(&str) -> Option<T>) -> Option<T> {
-    let parsed = parse(value);
-    if parsed.is_none() {
-        eprintln!("typefuzz: ignoring {name}={value:?}: {}", expected(name));
+/// The corpus directory of a run. `TYPEFUZZ_CORPUS` applied before the name was known
+/// (`Config::from_env().with_name(n)`) still gets the name's subdirectory, as documented on
+/// [`Config::corpus`].
+pub(crate) fn corpus_dir(config: &Config) -> Option<PathBuf> {
+    let corpus = config.corpus.clone()?;
+    let from_env = std::env::var_os("TYPEFUZZ_CORPUS")
+        .map(|value| PathBuf::from(value.to_string_lossy().trim()))
+        .is_some_and(|dir| dir == corpus);
+    match &config.name {
+        Some(name) if from_env => Some(corpus.join(file_name(name))),
+        _ => Some(corpus),
     }
-    parsed
+}
+
+fn parse_or_warn<T, E: std::fmt::Display>(
+    name: &str,
+    value: &str,
+    parse: fn(&str) -> Result<T, E>,
+) -> Option<T> {
+    match parse(value) {
+        Ok(parsed) => Some(parsed),
+        Err(why) => {
+            let why = why.to_string();
+            let why = if why.is_empty() {
+                expected(name).to_string()
+            } else {
+                why
+            };
+            eprintln!("typefuzz: ignoring {name}={value:?}: {why}");
+            None
+        }
+    }
 }
 
 fn expected(name: &str) -> &'static str {
@@ -390,15 +654,43 @@ fn expected(name: &str) -> &'static str {
     }
 }
 
-fn parse_u64(value: &str) -> Option<u64> {
-    value.replace('_', "").parse().ok()
+/// A count; an empty error means "malformed" (the caller says what was expected), a number too
+/// large gets its own message.
+fn parse_u64(value: &str) -> Result<u64, String> {
+    let digits = value.replace('_', "");
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.parse().map_err(|_| {
+            format!(
+                "{value} does not fit in a 64-bit count (the largest is {})",
+                u64::MAX
+            )
+        });
+    }
+    Err(String::new())
 }
 
-fn parse_bool(value: &str) -> Option<bool> {
+fn parse_bool(value: &str) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
-        "1" | "true" | "yes" | "on" => Some(true),
-        "0" | "false" | "no" | "off" => Some(false),
-        _ => None,
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(String::new()),
+    }
+}
+
+/// [`parse_duration`] for the environment: too long a duration gets its own message.
+fn parse_duration_var(value: &str) -> Result<Duration, String> {
+    match parse_duration(value) {
+        Some(duration) => Ok(duration),
+        None if value
+            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            .parse::<f64>()
+            .is_ok_and(|n| n.is_finite() && n >= 0.0) =>
+        {
+            Err(format!(
+                "{value} is longer than the longest duration this platform represents"
+            ))
+        }
+        None => Err(String::new()),
     }
 }
 
@@ -424,6 +716,7 @@ pub(crate) fn parse_duration(value: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn durations_parse_in_every_unit() {
@@ -472,5 +765,95 @@ mod tests {
         ]));
         assert_eq!(config.corpus, Some(PathBuf::from("/c/a-b")));
         assert_eq!(config.progress, Some(false));
+    }
+
+    #[test]
+    fn framework_budget_policy() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let proptest = Framework {
+            name: "proptest",
+            cases: 256,
+            max_rejects: 1024,
+        };
+        // A plain `cargo test`: the framework's cases, discards bounded by time only.
+        let config = Config::for_framework_vars(proptest, |c| c.with_seed(3), vars(&[]));
+        assert_eq!(config.cases, 256, "no 10,000-case floor");
+        assert_eq!(config.max_discards, None, "discards do not abort the run");
+        assert_eq!(config.discard_time, Some(DISCARD_TIME));
+        assert_eq!(config.time, None);
+        assert_eq!(config.seed, Some(3));
+
+        let config =
+            Config::for_framework_vars(proptest, |c| c, vars(&[("TYPEFUZZ_MAX_DISCARDS", "10")]));
+        assert_eq!(
+            config.max_discards,
+            Some(10),
+            "an explicit cap still applies"
+        );
+        assert_eq!(config.discard_time, Some(DISCARD_TIME));
+
+        // Campaigns spend what they are given.
+        let config = Config::for_framework_vars(proptest, |c| c, vars(&[("TYPEFUZZ_CASES", "20")]));
+        assert_eq!(config.cases, 20);
+        assert_eq!(config.discard_time, None);
+        assert_eq!(config.max_discards, Some(65_536));
+        let config = Config::for_framework_vars(proptest, |c| c, vars(&[("TYPEFUZZ_TIME", "1m")]));
+        assert_eq!(config.cases, u64::MAX);
+        assert_eq!(config.time, Some(Duration::from_secs(60)));
+        assert_eq!((config.max_discards, config.discard_time), (None, None));
+
+        // A malformed variable is no campaign.
+        let config =
+            Config::for_framework_vars(proptest, |c| c, vars(&[("TYPEFUZZ_TIME", "soon")]));
+        assert_eq!(config.discard_time, Some(DISCARD_TIME));
+
+        let config = Config::for_framework_vars(
+            proptest,
+            |c| c.with_seed(3),
+            vars(&[("TYPEFUZZ_SEED", "9")]),
+        );
+        assert_eq!(
+            config.seed,
+            Some(9),
+            "the variables win over the framework's settings"
+        );
+    }
+
+    #[test]
+    fn corpus_location() {
+        let named = Config::default().with_name("a::b");
+        let dir = named
+            .corpus_path::<(u8, bool)>()
+            .expect("a named run keeps its seeds");
+        let leaf = dir.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(leaf.starts_with("a-b-"), "{leaf}");
+        assert!(dir.ends_with(Path::new("typefuzz/corpus").join(&leaf)));
+        assert!(
+            !dir.starts_with(env!("CARGO_MANIFEST_DIR"))
+                || dir.components().any(|c| c.as_os_str() == "target")
+        );
+        assert_ne!(
+            named.corpus_path::<(u8, u16)>(),
+            Some(dir.clone()),
+            "keyed by type"
+        );
+        assert_eq!(
+            Config::default().corpus_path::<u8>(),
+            None,
+            "unnamed runs keep nothing"
+        );
+        let off = named
+            .clone()
+            .apply_vars(|name| (name == "TYPEFUZZ_CORPUS").then(|| "off".into()));
+        assert_eq!(off.corpus_path::<u8>(), None);
+        let explicit = named.with_corpus("/c");
+        assert_eq!(explicit.corpus_path::<u8>(), Some(PathBuf::from("/c")));
     }
 }

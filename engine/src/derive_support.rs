@@ -179,9 +179,25 @@ pub fn take_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) ->
     taken
 }
 
-/// Clones every subterm of `value` (shrink candidates).
-pub fn clone_subterms<T: Mutate>(value: &T, out: &mut Vec<T>) {
+/// Most descendants [`clone_descendants`] offers as shrink candidates.
+pub const MAX_SHRINK_DESCENDANTS: usize = 256;
+
+/// Clones the same-type descendants of `value` at every depth, nearest first (breadth-first),
+/// at most [`MAX_SHRINK_DESCENDANTS`] of them: shrink candidates that replace the value by one
+/// of its descendants. Under a precondition (a search tree must stay ordered) the children may
+/// all be invalid replacements while a grandchild is valid, so every depth is offered.
+pub fn clone_descendants<T: Mutate>(value: &T, out: &mut Vec<T>) {
+    let first = out.len();
     value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
+    let mut next = first;
+    let mut found = Vec::new();
+    while next < out.len() && out.len() - first < MAX_SHRINK_DESCENDANTS {
+        out[next].visit_subterms(&mut |subterm| found.push(subterm.clone()));
+        let room = MAX_SHRINK_DESCENDANTS - (out.len() - first);
+        found.truncate(room);
+        out.append(&mut found);
+        next += 1;
+    }
 }
 
 /// Is `value` nested more than `limit` levels deep through its own subterms? Recursion is

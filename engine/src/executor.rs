@@ -1,25 +1,42 @@
 //! Executor: runs the property once on one input and turns whatever happens — a return value, a
-//! panic, a [`Discarded`] panic — into an [`Outcome`], with the feedback recorders armed around
-//! the call only. A [`Watchdog`] turns a call that runs past the per-test limit into a hang report.
+//! panic, a [`Discarded`] panic — into a [`Verdict`] ([`run_once`], public for adapters), with
+//! the feedback recorders armed around the call only. A [`Watchdog`] turns a call that runs past the per-test limit into a hang report.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Once};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::feedback::{self, Feedback};
 use crate::{Discarded, FailureKind, IntoOutcome, Outcome};
 
-/// The result of one property call.
+/// What one call of a property said, panics included: [`Outcome`] plus how a failure failed.
+///
+/// ```
+/// use typefuzz::{run_once, FailureKind, Verdict};
+/// assert_eq!(run_once(|| true), Verdict::Pass);
+/// let Verdict::Fail { kind, message } = run_once(|| -> () { panic!("boom") }) else { unreachable!() };
+/// assert_eq!(kind, FailureKind::Panic);
+/// assert!(message.contains("boom"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub enum Verdict {
+    /// The property held.
     Pass,
+    /// The input was discarded ([`Outcome::Discard`] or a [`Discarded`] panic).
     Discard,
-    Fail { kind: FailureKind, message: String },
+    /// The property failed: it returned a failure ([`FailureKind::Fail`]) or panicked
+    /// ([`FailureKind::Panic`], the message naming where).
+    Fail {
+        /// How it failed.
+        kind: FailureKind,
+        /// The returned failure's message, or the panic's message with its location.
+        message: String,
+    },
 }
 
 thread_local! {
@@ -40,6 +57,10 @@ fn install_panic_hook() {
         panic::set_hook(Box::new(move |info| {
             let silent = SILENT.try_with(Cell::get).unwrap_or(false);
             if silent {
+                if !info.payload().is::<Discarded>() {
+                    // Kept in case the panic cannot unwind (a panic while panicking aborts).
+                    crate::crash::remember_panic(&info.to_string());
+                }
                 let location = info
                     .location()
                     .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
@@ -55,20 +76,45 @@ fn install_panic_hook() {
     });
 }
 
-/// Runs `property` on `input` with recorders armed and panics caught.
+/// Runs `property` on `input` with the feedback recorders armed around the call only.
 #[inline]
 pub(crate) fn execute<T, R: IntoOutcome>(
     property: &mut impl FnMut(&T) -> R,
     input: &T,
     feedback: &Feedback,
 ) -> Verdict {
-    install_panic_hook();
     feedback::begin_run();
-    SILENT.with(|s| s.set(true));
     feedback.before_run();
-    let result = panic::catch_unwind(AssertUnwindSafe(|| property(input).into_outcome()));
-    SILENT.with(|s| s.set(false));
+    let verdict = run_once(|| property(input));
     feedback::end_run();
+    verdict
+}
+
+/// Calls a property once and classifies what happened: its return value through
+/// [`IntoOutcome`], a [`Discarded`] panic as a discard, any other panic as a failure carrying the
+/// panic's message and location. The panic hook stays silent during the call (a search panics
+/// thousands of times), so the caller decides what to print.
+///
+/// This is the engine's single-execution entry point for adapters: the loop runs every test
+/// through it, and an adapter that runs one input itself (the libFuzzer target, a replay)
+/// classifies it the same way.
+///
+/// ```
+/// use typefuzz::{run_once, Discard, FailureKind, Verdict};
+/// let input = 7u8;
+/// assert_eq!(run_once(|| input < 10), Verdict::Pass);
+/// assert_eq!(run_once(|| -> Result<(), String> { Discard::discard() }), Verdict::Discard);
+/// assert_eq!(
+///     run_once(|| Err::<(), _>("too big")),
+///     Verdict::Fail { kind: FailureKind::Fail, message: r#"property returned Err("too big")"#.into() },
+/// );
+/// ```
+#[inline]
+pub fn run_once<R: IntoOutcome>(call: impl FnOnce() -> R) -> Verdict {
+    install_panic_hook();
+    let previously_silent = SILENT.with(|s| s.replace(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(|| call().into_outcome()));
+    SILENT.with(|s| s.set(previously_silent));
     match result {
         Ok(Outcome::Pass) => Verdict::Pass,
         Ok(Outcome::Discard) => Verdict::Discard,
@@ -100,16 +146,21 @@ fn panic_message(payload: Box<dyn Any + Send>) -> String {
     }
 }
 
-/// What the watchdog needs to report a hang: the input being run, encoded before the call.
-struct Running {
-    started: Instant,
-    input: Vec<u8>,
-}
-
+/// What the fuzzer's thread and the watchdog share. Arming and disarming a call cost a store and
+/// a compare-and-swap, no lock and no clock read, so watching every call stays cheap (the
+/// watchdog thread reads the clock, every `period`).
 struct WatchState {
-    running: Mutex<Option<Running>>,
+    /// Odd while a call is in flight, even between calls; each call adds 2. The watchdog sets
+    /// [`CLAIMED`] on an odd value it judged hung: from then on the call cannot be disarmed, so
+    /// the input bytes stay alive and unchanged while the watchdog saves them.
+    calls: AtomicU64,
+    /// The in-flight call's input bytes (set before `calls` turns odd).
+    input: AtomicPtr<u8>,
+    len: AtomicUsize,
     stop: AtomicBool,
 }
+
+const CLAIMED: u64 = 1 << 63;
 
 /// A thread that watches property calls and ends the process when one runs past `limit`,
 /// after saving its input to `hang-<sha1>` in `artifact_dir` (libFuzzer's `-timeout`).
@@ -117,20 +168,48 @@ pub(crate) struct Watchdog {
     state: Arc<WatchState>,
 }
 
+/// A property call under watch; dropping it ends the watch.
+pub(crate) struct Watched<'a> {
+    state: &'a WatchState,
+    armed: u64,
+    _input: std::marker::PhantomData<&'a [u8]>,
+}
+
+impl Drop for Watched<'_> {
+    fn drop(&mut self) {
+        let done = self.armed + 1;
+        if (self.state.calls)
+            .compare_exchange(self.armed, done, Ordering::Release, Ordering::Relaxed)
+            .is_err()
+        {
+            // The watchdog claimed this call as hung and is saving its input before it ends
+            // the process: the bytes must not change, so this thread waits for the end.
+            loop {
+                thread::park();
+            }
+        }
+    }
+}
+
 /// libFuzzer's exit code for timeouts.
 pub(crate) const HANG_EXIT_CODE: i32 = 70;
 
+/// What the hang report says besides the input: the seed and how to replay.
+pub(crate) struct HangReport {
+    pub(crate) artifact_dir: PathBuf,
+    pub(crate) seed: u64,
+    pub(crate) replay: String,
+    /// Decodes and formats an input (a plain `fn`, so the thread needs no `'static` bound on
+    /// the input type).
+    pub(crate) describe: fn(&[u8]) -> String,
+}
+
 impl Watchdog {
-    /// `describe` decodes and formats an input for the report (a plain `fn`, so the thread needs
-    /// no `'static` bound on the input type).
-    pub(crate) fn start(
-        limit: Duration,
-        artifact_dir: PathBuf,
-        seed: u64,
-        describe: fn(&[u8]) -> String,
-    ) -> Watchdog {
+    pub(crate) fn start(limit: Duration, report: HangReport) -> Watchdog {
         let state = Arc::new(WatchState {
-            running: Mutex::new(None),
+            calls: AtomicU64::new(0),
+            input: AtomicPtr::new(std::ptr::null_mut()),
+            len: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
         });
         let watched = Arc::clone(&state);
@@ -138,36 +217,69 @@ impl Watchdog {
         let spawned = thread::Builder::new()
             .name("typefuzz-watchdog".into())
             .spawn(move || {
+                // The in-flight call last seen, and when it was first seen.
+                let mut seen: Option<(u64, Instant)> = None;
                 while !watched.stop.load(Ordering::Relaxed) {
                     thread::sleep(period);
-                    let running = watched.running.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some(run) = running.as_ref() {
-                        let elapsed = run.started.elapsed();
-                        if elapsed > limit {
-                            report_hang(run, elapsed, limit, &artifact_dir, seed, describe);
-                            std::process::exit(HANG_EXIT_CODE);
+                    let calls = watched.calls.load(Ordering::Acquire);
+                    if calls % 2 == 0 {
+                        seen = None;
+                        continue;
+                    }
+                    let since = match seen {
+                        Some((call, since)) if call == calls => since,
+                        _ => {
+                            seen = Some((calls, Instant::now()));
+                            continue;
                         }
+                    };
+                    let elapsed = since.elapsed();
+                    if elapsed <= limit {
+                        continue;
+                    }
+                    let claimed = watched.calls.compare_exchange(
+                        calls,
+                        calls | CLAIMED,
+                        Ordering::Acquire,
+                        Ordering::Relaxed,
+                    );
+                    if claimed.is_ok() {
+                        let start = watched.input.load(Ordering::Relaxed);
+                        let len = watched.len.load(Ordering::Relaxed);
+                        // SAFETY: the call that armed these is claimed, so it cannot end and
+                        // its borrowed bytes stay alive and unchanged (see `Watched::drop`).
+                        let input = unsafe { std::slice::from_raw_parts(start, len) };
+                        report_hang(input, elapsed, limit, &report);
+                        std::process::exit(HANG_EXIT_CODE);
                     }
                 }
             });
         if let Err(error) = spawned {
-            eprintln!("typefuzz: could not start the hang watchdog ({error}); test_timeout is not enforced");
+            eprintln!(
+                "typefuzz: could not start the hang watchdog ({error}); test_timeout is not \
+                 enforced"
+            );
         }
         Watchdog { state }
     }
 
-    /// Marks the start of a property call on `input`.
-    pub(crate) fn arm(&self, input: Vec<u8>) {
-        let mut running = self.state.running.lock().unwrap_or_else(|e| e.into_inner());
-        *running = Some(Running {
-            started: Instant::now(),
-            input,
-        });
-    }
-
-    /// Marks the end of the call.
-    pub(crate) fn disarm(&self) {
-        *self.state.running.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    /// Marks the start of a property call on the input encoded as `input`, until the returned
+    /// guard drops.
+    #[inline]
+    pub(crate) fn arm<'a>(&'a self, input: &'a [u8]) -> Watched<'a> {
+        let state = &*self.state;
+        // Only this (the fuzzer's) thread changes an even count.
+        let idle = state.calls.load(Ordering::Relaxed);
+        state
+            .input
+            .store(input.as_ptr().cast_mut(), Ordering::Relaxed);
+        state.len.store(input.len(), Ordering::Relaxed);
+        state.calls.store(idle + 1, Ordering::Release);
+        Watched {
+            state,
+            armed: idle + 1,
+            _input: std::marker::PhantomData,
+        }
     }
 }
 
@@ -177,28 +289,26 @@ impl Drop for Watchdog {
     }
 }
 
-fn report_hang(
-    run: &Running,
-    elapsed: Duration,
-    limit: Duration,
-    dir: &std::path::Path,
-    seed: u64,
-    describe: fn(&[u8]) -> String,
-) {
-    let saved = crate::artifacts::write_artifact(dir, "hang", &run.input);
+fn report_hang(input: &[u8], elapsed: Duration, limit: Duration, report: &HangReport) {
+    let saved = crate::artifacts::write_artifact(&report.artifact_dir, "hang", input);
     let mut message = format!(
-        "\n==== typefuzz: hang: a property call has run for {:.1?} (limit {:.1?}) ====\n\
-         input: {}\nseed: TYPEFUZZ_SEED={seed}\n",
+        "\n==== typefuzz: hang: a property call has run for at least {:.1?} (limit {:.1?}) ====\n\
+         input: {}\n",
         elapsed,
         limit,
-        describe(&run.input)
+        (report.describe)(input)
     );
     match saved {
-        Ok(path) => message.push_str(&format!("input saved to {}\n", path.display())),
+        Ok(path) => message.push_str(&format!(
+            "the input was saved to {} (the next run of this test replays it first)\n",
+            path.display()
+        )),
         Err(error) => message.push_str(&format!("could not save the input: {error}\n")),
     }
-    message.push_str(
-        "the limit is Config::test_timeout (TYPEFUZZ_TEST_TIMEOUT); raise it if this input is merely slow\n",
-    );
+    message.push_str(&format!(
+        "seed: TYPEFUZZ_SEED={}\nreplay: {}\nthe limit is Config::test_timeout \
+         (TYPEFUZZ_TEST_TIMEOUT, 0 for none); raise it if this input is merely slow\n",
+        report.seed, report.replay
+    ));
     eprint!("{message}");
 }

@@ -10,15 +10,77 @@
 //! let mut v: Vec<u8> = cx.generate();
 //! cx.mutate(&mut v);
 //! ```
+//!
+//! # Writing an adapter
+//!
+//! An adapter runs a test framework's properties under the engine. The proptest, quickcheck
+//! and libFuzzer adapters are built from these pieces only, so a new one needs nothing from
+//! them:
+//!
+//! - [`Config::for_framework`]: the framework's budget ([`Framework`]) and the rest of its
+//!   configuration become a [`Config`], with the `TYPEFUZZ_*` variables and the shared budget
+//!   policy applied;
+//! - [`check`]: the loop, with a generator (the framework's, for seeds) and the property, whose
+//!   result the adapter maps to an [`Outcome`] *at its own call site* (the engine knows no
+//!   framework's types);
+//! - [`run_once`]: one call of a property, classified into a [`Verdict`] (panics caught), for
+//!   adapters that run inputs themselves (libFuzzer's target, a replay);
+//! - the report: [`Failure::details`] after the framework's own headline, [`DebugArgs`] for the
+//!   arguments, [`Report::never_checked`] when everything was discarded, [`Report::cut_short`].
+//!
+//! ```
+//! use typefuzz::{check, Config, DebugArgs, Framework, Outcome};
+//!
+//! /// The framework's own result type.
+//! enum Checked {
+//!     Holds,
+//!     Skip,
+//!     Broken(&'static str),
+//! }
+//!
+//! /// The adapter's one piece of outcome glue.
+//! fn outcome(checked: Checked) -> Outcome {
+//!     match checked {
+//!         Checked::Holds => Outcome::Pass,
+//!         Checked::Skip => Outcome::Discard,
+//!         Checked::Broken(why) => Outcome::Fail(why.into()),
+//!     }
+//! }
+//!
+//! /// What the adapter's macro would expand to: run `property`, panic with a report.
+//! fn run_test(cases: u64, property: impl Fn(u8, u8) -> Checked) {
+//!     let framework = Framework { name: "checked", cases, max_rejects: 1_000 };
+//!     let config = Config::for_framework(framework, |config| config.with_seed(7));
+//!     let report = check(&config, |cx| cx.generate::<(u8, u8)>(), |&(a, b)| outcome(property(a, b)));
+//!     if let Some(failure) = &report.failure {
+//!         let names = ["a", "b"];
+//!         panic!(
+//!             "checked: falsified by {}\n{}",
+//!             failure.minimal.named(&names),
+//!             failure.details(&report.stats, &failure.original.named(&names), &[]),
+//!         );
+//!     }
+//!     if let Some(message) = report.never_checked() {
+//!         panic!("{message}");
+//!     }
+//! }
+//!
+//! run_test(100, |a, b| if a == 0 { Checked::Skip } else if a.checked_add(b).is_some() || a > 0 { Checked::Holds } else { Checked::Broken("overflow") });
+//! let falsified = std::panic::catch_unwind(|| run_test(100, |a, _| if a < 200 { Checked::Holds } else { Checked::Broken("too big") }));
+//! let message = *falsified.unwrap_err().downcast::<String>().unwrap();
+//! assert!(message.starts_with("checked: falsified by a = 200, b = 0"), "{message}");
+//! ```
 #![deny(missing_docs)]
 
 pub mod codec;
 pub mod feedback;
+pub mod fingerprint;
 pub mod mutate;
 
 mod artifacts;
 mod config;
 mod corpus;
+mod crash;
 mod executor;
 mod fuzzer;
 mod outcome;
@@ -31,9 +93,10 @@ mod stats;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use config::{Config, FeedbackSources, Schedule};
+pub use config::{Config, FeedbackSources, Framework, Schedule, DISCARD_TIME};
+pub use executor::{run_once, Verdict};
 pub use fuzzer::check;
 pub use mutate::{Context, Mutate, Operator, Operators};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
-pub use report::{Failure, Report};
+pub use report::{DebugArgs, Failure, Report};
 pub use stats::{AssumeStats, LabelStats, Stats, StopReason};

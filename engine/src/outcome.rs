@@ -1,10 +1,10 @@
 //! Outcome: what one run of a property says about its input — pass, discard, or fail.
 //!
-//! A property may return anything that implements [`IntoOutcome`]: `()`, `bool`, [`Outcome`],
-//! `Result<T, E>`, and (behind the engine's `proptest` / `quickcheck` features) proptest's
-//! `Result<(), TestCaseError>` and quickcheck's `TestResult`. A panic fails the run, except a
-//! panic whose payload is [`Discarded`], which discards it: that is how `assume!` discards from a
-//! property returning `()`.
+//! A property may return anything that implements [`IntoOutcome`]: `()`, `bool`, [`Outcome`]
+//! and `Result<T, E>`. A framework's own result type (proptest's `Result<(), TestCaseError>`,
+//! quickcheck's `TestResult`) is mapped to an [`Outcome`] by that framework's adapter: the engine
+//! knows no framework. A panic fails the run, except a panic whose payload is [`Discarded`],
+//! which discards it: that is how `assume!` discards from a property returning `()` or `Result`.
 
 use core::fmt::{self, Debug};
 
@@ -86,84 +86,29 @@ impl IntoOutcome for bool {
     }
 }
 
-/// `Ok` passes and `Err(e)` fails with `e`'s `Debug` text — except the discard values of
-/// [`Discard`]: `Err(Discarded)`, `Err(Outcome::Discard)` and proptest's `TestCaseError::Reject`
-/// (with the engine's `proptest` feature), which discard; `Err(Outcome::Fail(m))` fails with `m`.
+/// `Ok` passes and `Err(e)` fails with `e`'s `Debug` text, whatever `E` is (a borrowed
+/// `Result<(), &str>` included).
 ///
-/// The `'static` bound is what lets the engine recognize proptest's error type without a second,
-/// overlapping impl.
-impl<T, E: Debug + 'static> IntoOutcome for Result<T, E> {
+/// The engine does not look inside `E`: a framework whose error type carries a discard (proptest's
+/// `TestCaseError::Reject`) is mapped to [`Outcome`] by its adapter, at the call site, before the
+/// engine sees it. To discard from a property returning `Result`, use `assume!` or return
+/// [`Discard::discard`], which panics with [`Discarded`].
+///
+/// ```
+/// use typefuzz::{IntoOutcome, Outcome};
+/// fn borrowed<'a>(s: &'a str) -> Result<(), &'a str> {
+///     if s.is_empty() { Err(s) } else { Ok(()) }
+/// }
+/// assert_eq!(borrowed("x").into_outcome(), Outcome::Pass);
+/// assert_eq!(borrowed("").into_outcome(), Outcome::Fail(r#"property returned Err("")"#.into()));
+/// ```
+impl<T, E: Debug> IntoOutcome for Result<T, E> {
     fn into_outcome(self) -> Outcome {
         match self {
             Ok(_) => Outcome::Pass,
-            Err(error) => error_outcome(&error),
+            Err(error) => Outcome::Fail(format!("property returned Err({error:?})")),
         }
     }
-}
-
-fn error_outcome<E: Debug + 'static>(error: &E) -> Outcome {
-    let any = error as &dyn core::any::Any;
-    // The error values `Discard` produces for `Result` return types must read back as discards.
-    if any.is::<Discarded>() {
-        return Outcome::Discard;
-    }
-    if let Some(outcome) = any.downcast_ref::<Outcome>() {
-        return match outcome {
-            Outcome::Fail(message) => Outcome::Fail(message.clone()),
-            other => other.clone(),
-        };
-    }
-    #[cfg(feature = "proptest")]
-    if let Some(error) = any.downcast_ref::<proptest::test_runner::TestCaseError>() {
-        return match error {
-            proptest::test_runner::TestCaseError::Reject(_) => Outcome::Discard,
-            proptest::test_runner::TestCaseError::Fail(reason) => {
-                Outcome::Fail(reason.message().to_string())
-            }
-        };
-    }
-    Outcome::Fail(format!("property returned Err({error:?})"))
-}
-
-#[cfg(feature = "quickcheck")]
-impl IntoOutcome for quickcheck::TestResult {
-    fn into_outcome(self) -> Outcome {
-        if self.is_failure() {
-            return Outcome::Fail(format!("{self:?}"));
-        }
-        // `TestResult` does not expose "discarded"; its derived Debug starts with the status.
-        // Only the first bytes are formatted, so this costs a few nanoseconds per test.
-        if debug_prefix(&self).starts_with("TestResult { status: Discard") {
-            Outcome::Discard
-        } else {
-            Outcome::Pass
-        }
-    }
-}
-
-/// The first 32 bytes of `value`'s `Debug` text, formatting no further than that.
-#[cfg(feature = "quickcheck")]
-fn debug_prefix(value: &dyn Debug) -> String {
-    struct Prefix(String);
-    impl fmt::Write for Prefix {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            let room = 32usize.saturating_sub(self.0.len());
-            let take = s
-                .char_indices()
-                .map(|(i, c)| i + c.len_utf8())
-                .take_while(|&end| end <= room)
-                .last();
-            self.0.push_str(&s[..take.unwrap_or(0)]);
-            if self.0.len() >= 32 || take.unwrap_or(0) < s.len() {
-                Err(fmt::Error)
-            } else {
-                Ok(())
-            }
-        }
-    }
-    let mut prefix = Prefix(String::new());
-    let _ = fmt::write(&mut prefix, format_args!("{value:?}"));
-    prefix.0
 }
 
 /// The panic payload that means "discard this input": `std::panic::panic_any(Discarded)` anywhere
@@ -188,15 +133,14 @@ pub struct Discarded;
 /// ```
 /// use typefuzz::{Discard, IntoOutcome, Outcome};
 /// assert_eq!(Outcome::discard(), Outcome::Discard);
-/// assert_eq!(Result::<(), Discarded>::discard().into_outcome(), Outcome::Discard);
-/// # use typefuzz::Discarded;
+/// // `Result`, `()` and `bool` have no discard value the engine reads back: their `discard`
+/// // panics with `Discarded`, which the engine (and every adapter) counts as a discard.
+/// let panicked = std::panic::catch_unwind(|| Result::<(), String>::discard());
+/// assert!(panicked.unwrap_err().is::<typefuzz::Discarded>());
 /// ```
 ///
-/// For `()` and `bool`, which have no discard value, `discard` panics with [`Discarded`], which the
-/// engine catches and counts as a discard. For `Result<T, E>` it is `Err(E::discard())`; the
-/// engine reads `Err` back as a discard only for the error types implemented here ([`Discarded`],
-/// [`Outcome`], proptest's `TestCaseError`), so implement this trait for your own error types
-/// only if you also map that value back in your property's return type.
+/// Implement it for a return type whose [`IntoOutcome`] (or whose adapter) maps some value back
+/// to [`Outcome::Discard`], as quickcheck's `TestResult::discard()` is.
 pub trait Discard {
     /// The discard value (or a [`Discarded`] panic).
     fn discard() -> Self;
@@ -220,28 +164,74 @@ impl Discard for bool {
     }
 }
 
-impl Discard for Discarded {
+/// An `Err` is always a failure to the engine (it does not look inside `E`), so a `Result`
+/// discards by panicking with [`Discarded`]; this works for every error type.
+impl<T, E> Discard for Result<T, E> {
     fn discard() -> Self {
-        Discarded
+        std::panic::panic_any(Discarded)
     }
 }
 
-impl<T, E: Discard> Discard for Result<T, E> {
-    fn discard() -> Self {
-        Err(E::discard())
-    }
-}
-
-#[cfg(feature = "proptest")]
-impl Discard for proptest::test_runner::TestCaseError {
-    fn discard() -> Self {
-        proptest::test_runner::TestCaseError::reject("assume! condition was false")
-    }
-}
-
+/// quickcheck's own discard value, which the quickcheck adapter maps to [`Outcome::Discard`].
+///
+/// This impl is the only reason the engine has a (feature-gated) quickcheck dependency: the
+/// orphan rule allows implementing the engine's trait for quickcheck's type only here.
 #[cfg(feature = "quickcheck")]
 impl Discard for quickcheck::TestResult {
     fn discard() -> Self {
         quickcheck::TestResult::discard()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{check, Config, Discard, Outcome};
+
+    #[test]
+    fn a_property_may_return_an_error_borrowed_from_its_environment() {
+        let forbidden = String::from("13");
+        let config = Config::default().with_seed(1).with_cases(2_000);
+        let report = check(
+            &config,
+            |cx| cx.generate::<u8>(),
+            |x| -> Result<(), &str> {
+                if x.to_string() == forbidden {
+                    Err(forbidden.as_str())
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        let failure = report.failure.expect("13 is a u8");
+        assert_eq!(failure.minimal, 13);
+        assert_eq!(failure.message, r#"property returned Err("13")"#);
+    }
+
+    #[test]
+    fn a_result_property_discards_through_discard() {
+        let config = Config::default().with_seed(2).with_cases(200);
+        let report = check(
+            &config,
+            |cx| cx.generate::<u8>(),
+            |x| -> Result<(), String> {
+                if *x % 2 == 1 {
+                    return Discard::discard();
+                }
+                Ok(())
+            },
+        );
+        assert!(report.passed());
+        assert!(report.stats.discards > 0);
+        assert_eq!(report.stats.valid, 200);
+    }
+
+    #[test]
+    fn an_error_is_a_failure_whatever_its_type() {
+        // The engine does not look inside `E`: not even its own `Outcome` reads back as a discard.
+        let outcome = crate::IntoOutcome::into_outcome(Err::<(), _>(Outcome::Discard));
+        assert_eq!(
+            outcome,
+            Outcome::Fail("property returned Err(Discard)".into())
+        );
     }
 }

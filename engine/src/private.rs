@@ -1,6 +1,7 @@
 //! What generated code and the exported macros call. Not public API: no stability promise.
 
 pub use crate::codec::{Decoder, Encoder};
+pub use crate::fingerprint::Fingerprint;
 pub use crate::{Context, Mutate, Operator, Operators};
 pub use core;
 pub use std::{boxed::Box, vec::Vec};
@@ -15,5 +16,6 @@ pub use crate::feedback::assume::{
     ViaNumber as AssumeViaNumber, ViaOther as AssumeViaOther,
 };
 pub use crate::feedback::labels::Label;
+pub use crate::feedback::structure::{token as structure_token, Structure};
 pub use crate::feedback::targets::{Target, TargetValue};
 pub use crate::outcome::Discard;

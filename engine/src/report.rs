@@ -43,22 +43,60 @@ impl<T: Debug> Report<T> {
         if let Some(failure) = &self.failure {
             panic!("{failure}");
         }
-        if self.stats.valid == 0 && self.stats.tests > 0 {
-            panic!(
-                "typefuzz: all {} tests were discarded, so the property was never checked; \
-                 raise Config::max_discards (TYPEFUZZ_MAX_DISCARDS) or TYPEFUZZ_TIME, or check \
-                 the precondition",
-                self.stats.tests
-            );
+        if let Some(message) = self.never_checked() {
+            panic!("{message}");
         }
-        if self.stats.stop == StopReason::Discards {
-            eprintln!(
-                "typefuzz: stopped after {} discards with only {} valid tests; raise \
-                 Config::max_discards (TYPEFUZZ_MAX_DISCARDS) for more",
-                self.stats.discards, self.stats.valid
-            );
+        if let Some(note) = self.cut_short() {
+            eprintln!("{note}");
         }
         self.stats
+    }
+}
+
+impl<T> Report<T> {
+    /// The one "everything was discarded" message, if every test was discarded: a property that
+    /// never ran proves nothing, so every adapter fails the test with this text (after its
+    /// framework's own headline, if it has one).
+    ///
+    /// ```
+    /// use typefuzz::{check, Config, Discard};
+    /// let config = Config::default().with_max_discards(Some(50));
+    /// let report = check(&config, |cx| cx.generate::<u8>(), |_| -> bool { Discard::discard() });
+    /// assert!(report.never_checked().unwrap().contains("all 50 tests were discarded"));
+    /// assert!(check(&config, |cx| cx.generate::<u8>(), |_| true).never_checked().is_none());
+    /// ```
+    pub fn never_checked(&self) -> Option<String> {
+        let stats = &self.stats;
+        (self.failure.is_none() && stats.valid == 0 && stats.tests > 0).then(|| {
+            format!(
+                "typefuzz: all {} tests were discarded (seed {}), so the property was never \
+                 checked; raise Config::max_discards (TYPEFUZZ_MAX_DISCARDS) or TYPEFUZZ_TIME, \
+                 or check the precondition",
+                stats.tests, stats.seed
+            )
+        })
+    }
+
+    /// A note when the discard budget, not the case count, ended a run that checked something.
+    ///
+    /// ```
+    /// use typefuzz::{check, Config, Discard};
+    /// let config = Config::default().with_max_discards(Some(50)).with_seed(1);
+    /// let report = check(&config, |cx| cx.generate::<u8>(), |x| -> bool {
+    ///     if *x > 3 { Discard::discard() } else { true }
+    /// });
+    /// assert!(report.cut_short().unwrap().contains("stopped after 50 discards"));
+    /// ```
+    pub fn cut_short(&self) -> Option<String> {
+        let stats = &self.stats;
+        (stats.stop == StopReason::Discards && stats.valid > 0).then(|| {
+            format!(
+                "typefuzz: stopped after {} discards with only {} valid tests (seed {}); for \
+                 more, make a campaign (TYPEFUZZ_TIME=5m) or raise Config::max_discards \
+                 (TYPEFUZZ_MAX_DISCARDS) / Config::discard_time",
+                stats.discards, stats.valid, stats.seed
+            )
+        })
     }
 }
 
@@ -97,8 +135,14 @@ pub struct Failure<T> {
     /// The mutation operators that produced the failing input from a generated value (most
     /// recent 64), empty if it was generated, replayed or loaded.
     pub operators: Vec<Operator>,
-    /// Where the failing input was saved, to be replayed first on the next run.
+    /// Where the failing input was saved, to be replayed first on the next run; `None` if it
+    /// was not saved.
     pub regression_file: Option<PathBuf>,
+    /// Why the failing input was not saved although a regression file was configured (the file
+    /// is unreadable or not a regular file, the input is deeper than the codec's bound, ...).
+    pub not_saved: Option<String>,
+    /// What else the engine noticed about this failure (e.g. that it is flaky).
+    pub notes: Vec<String>,
     /// The property's name, if configured.
     pub name: Option<String>,
     /// Tests run until the failure.
@@ -130,6 +174,8 @@ impl<T> Failure<T> {
             shrink_note: self.shrink_note,
             operators: self.operators,
             regression_file: self.regression_file,
+            not_saved: self.not_saved,
+            notes: self.notes,
             name: self.name,
             tests: self.tests,
             discards: self.discards,
@@ -140,6 +186,7 @@ impl<T> Failure<T> {
     /// framework's users know: the run's statistics, the original input (formatted by the caller,
     /// e.g. with argument names), shrinking, the operators that produced the input, `notes`
     /// (adapter-specific lines), the seed that replays the run and where the input was saved.
+    /// `Display` prints the same lines, after the minimal input and the message.
     ///
     /// ```
     /// use typefuzz::{check, Config};
@@ -151,99 +198,169 @@ impl<T> Failure<T> {
     /// assert!(details.contains(&format!("TYPEFUZZ_SEED={}", failure.seed)));
     /// ```
     pub fn details(&self, stats: &Stats, original: &str, notes: &[&str]) -> String {
-        use std::fmt::Write as _;
         let mut out = String::new();
+        // Writing to a `String` cannot fail.
+        let _ = self.write_details(&mut out, Some(stats), None, original, notes);
+        out
+    }
+
+    /// The one rendering of a failure: the headline (with the run's statistics when known),
+    /// `lead` (what `Display` shows before the rest: the minimal input and the message), the
+    /// original input, shrinking, provenance, `notes`, the replay seed and the regression file.
+    fn write_details(
+        &self,
+        out: &mut dyn fmt::Write,
+        stats: Option<&Stats>,
+        lead: Option<&str>,
+        original: &str,
+        notes: &[&str],
+    ) -> fmt::Result {
         let name = self
             .name
             .as_deref()
             .map(|n| format!(" `{n}`"))
             .unwrap_or_default();
-        let _ = writeln!(
+        write!(
             out,
-            "typefuzz: property{name} failed ({}) after {} tests ({} discarded, {} generated, {} \
-             mutated, {} regressions replayed) in {:.2?}; {} seeds kept, {} coverage points",
-            self.kind,
-            self.tests,
-            self.discards,
-            stats.generated,
-            stats.mutated,
-            stats.regressions_replayed,
-            stats.elapsed,
-            stats.seeds_found,
-            stats.coverage_points,
-        );
-        let _ = writeln!(out, "original failing input: {original}");
-        let _ = writeln!(
+            "typefuzz: property{name} failed ({}) after {} tests ({} discarded",
+            self.kind, self.tests, self.discards
+        )?;
+        match stats {
+            Some(stats) => writeln!(
+                out,
+                ", {} generated, {} mutated, {} regressions replayed) in {:.2?}; {} seeds kept, \
+                 {} coverage points",
+                stats.generated,
+                stats.mutated,
+                stats.regressions_replayed,
+                stats.elapsed,
+                stats.seeds_found,
+                stats.coverage_points,
+            )?,
+            None => writeln!(out, ")")?,
+        }
+        if let Some(lead) = lead {
+            writeln!(out, "{lead}")?;
+        }
+        writeln!(out, "original failing input: {original}")?;
+        writeln!(
             out,
             "shrunk in {} steps ({} candidates tried)",
             self.shrink_steps, self.shrink_candidates
-        );
+        )?;
         if let Some(note) = &self.shrink_note {
-            let _ = writeln!(out, "note: {note}");
+            writeln!(out, "note: {note}")?;
         }
         if !self.operators.is_empty() {
             let ops: Vec<&str> = self.operators.iter().map(|op| op.name()).collect();
-            let _ = writeln!(out, "produced by: generate, then {}", ops.join(" > "));
+            writeln!(out, "produced by: generate, then {}", ops.join(" > "))?;
+        }
+        for note in &self.notes {
+            writeln!(out, "note: {note}")?;
         }
         for note in notes {
-            let _ = writeln!(out, "{note}");
+            writeln!(out, "{note}")?;
         }
-        let _ = writeln!(out, "replay this run: TYPEFUZZ_SEED={}", self.seed);
-        let _ = match &self.regression_file {
-            Some(path) => write!(
+        // The seed is read from `TYPEFUZZ_SEED` only by configurations built with
+        // `Config::from_env`/`apply_env` (every adapter's), so both ways are named.
+        writeln!(
+            out,
+            "replay this run: TYPEFUZZ_SEED={} (or Config::with_seed({}) where the config does \
+             not read the environment)",
+            self.seed, self.seed
+        )?;
+        // Never "saved" unless the write succeeded.
+        match (&self.regression_file, &self.not_saved) {
+            (Some(path), _) => write!(
                 out,
                 "saved to {} (replayed first on the next run)",
                 path.display()
             ),
-            None => write!(
+            (None, Some(why)) => write!(out, "not saved: {why}"),
+            (None, None) => write!(
                 out,
-                "not saved: the property has no name and no regression file"
+                "not saved: the property has no name (Config::name) and no regression file \
+                 (Config::regressions)"
             ),
-        };
-        out
+        }
     }
 }
 
+/// The minimal input (`{:#?}`) and the message, then the lines of [`Failure::details`] without
+/// the run's statistics.
 impl<T: Debug> fmt::Display for Failure<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = self
-            .name
-            .as_deref()
-            .map(|n| format!(" `{n}`"))
-            .unwrap_or_default();
-        writeln!(
-            f,
-            "typefuzz: property{name} failed ({}) after {} tests ({} discarded).",
-            self.kind, self.tests, self.discards
-        )?;
-        writeln!(f, "minimal failing input: {:#?}", self.minimal)?;
-        writeln!(f, "original failing input: {:?}", self.original)?;
-        writeln!(f, "failure: {}", self.message)?;
-        writeln!(
-            f,
-            "shrunk in {} steps ({} candidates tried)",
-            self.shrink_steps, self.shrink_candidates
-        )?;
-        if let Some(note) = &self.shrink_note {
-            writeln!(f, "note: {note}")?;
-        }
-        if self.operators.is_empty() {
-            writeln!(f, "produced by: the generator (no mutation)")?;
-        } else {
-            let ops: Vec<&str> = self.operators.iter().map(|op| op.name()).collect();
-            writeln!(f, "produced by: generate, then {}", ops.join(" > "))?;
-        }
-        writeln!(f, "replay this run: TYPEFUZZ_SEED={}", self.seed)?;
-        match &self.regression_file {
-            Some(path) => write!(
-                f,
-                "saved to {} (replayed first on the next run)",
-                path.display()
-            ),
-            None => write!(
-                f,
-                "not saved: set Config::name or Config::regressions to keep failing inputs"
-            ),
-        }
+        let lead = format!(
+            "minimal failing input: {:#?}\nfailure: {}",
+            self.minimal, self.message
+        );
+        let original = format!("{:?}", self.original);
+        self.write_details(f, None, Some(&lead), &original, &[])
     }
+}
+
+/// Formats a property's argument tuple the way test frameworks print counterexamples: each
+/// argument's `Debug` text, comma-separated (quickcheck), or with the argument names (proptest).
+/// Implemented for `()` and tuples of up to twelve `Debug` values.
+///
+/// ```
+/// use typefuzz::DebugArgs;
+/// assert_eq!((1u8, "a").debug_args(), r#"1, "a""#);
+/// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
+/// assert_eq!(().debug_args(), "");
+/// ```
+pub trait DebugArgs {
+    /// The arguments' `Debug` texts, comma-separated.
+    fn debug_args(&self) -> String {
+        self.named(&[])
+    }
+
+    /// `names[i] = <Debug of argument i>`, comma-separated; an argument without a name is
+    /// printed alone.
+    fn named(&self, names: &[&str]) -> String;
+}
+
+impl DebugArgs for () {
+    fn named(&self, _names: &[&str]) -> String {
+        String::new()
+    }
+}
+
+/// Appends one argument to `out`, named if `name` is given.
+fn push_arg(out: &mut String, index: usize, name: Option<&str>, value: &dyn Debug) {
+    use std::fmt::Write as _;
+    if index > 0 {
+        out.push_str(", ");
+    }
+    let _ = match name {
+        Some(name) => write!(out, "{name} = {value:?}"),
+        None => write!(out, "{value:?}"),
+    };
+}
+
+macro_rules! debug_args {
+    ($( ($($name:ident $index:tt),+) )+) => {$(
+        impl<$($name: Debug),+> DebugArgs for ($($name,)+) {
+            fn named(&self, names: &[&str]) -> String {
+                let mut out = String::new();
+                $(push_arg(&mut out, $index, names.get($index).copied(), &self.$index);)+
+                out
+            }
+        }
+    )+};
+}
+
+debug_args! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
 }

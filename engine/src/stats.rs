@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
+use crate::feedback::FeedbackStats;
 use crate::Operator;
 
 /// Why a run stopped.
@@ -19,7 +20,8 @@ pub enum StopReason {
     /// [`Config::cases`](crate::Config::cases) non-discarded tests ran.
     #[default]
     Cases,
-    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded.
+    /// [`Config::max_discards`](crate::Config::max_discards) tests were discarded, or the
+    /// [`Config::discard_time`](crate::Config::discard_time) bound passed with discards dominating.
     Discards,
     /// [`Config::max_tests`](crate::Config::max_tests) tests ran.
     Tests,
@@ -104,6 +106,9 @@ pub struct Stats {
     pub coverage_features: u64,
     /// Distinct labels hit.
     pub label_points: u64,
+    /// Input-structure features seen (constructor paths, value classes; see
+    /// [`feedback::structure`](crate::feedback::structure)).
+    pub structure_features: u64,
     /// Seeds kept because they were interesting.
     pub seeds_found: u64,
     /// Seeds now in the valid queue.
@@ -144,6 +149,84 @@ impl Stats {
         } else {
             self.discards as f64 / self.tests as f64
         }
+    }
+}
+
+/// The statistics of a run as it goes: the [`Stats`] counters, plus what is needed to finish
+/// them (distinct valid inputs, operators of kept seeds) and the live status line.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    /// The counters the loop updates directly.
+    pub(crate) stats: Stats,
+    unique: UniqueCounter,
+    operators_kept: [u64; Operator::COUNT],
+    status: StatusLine,
+}
+
+impl Tally {
+    /// An empty tally for the run replayed by `seed`; `progress` is
+    /// [`Config::progress`](crate::Config::progress).
+    pub(crate) fn new(seed: u64, progress: Option<bool>) -> Self {
+        Tally {
+            stats: Stats {
+                seed,
+                ..Stats::default()
+            },
+            unique: UniqueCounter::new(),
+            operators_kept: [0; Operator::COUNT],
+            status: StatusLine::new(progress),
+        }
+    }
+
+    /// Counts a valid (passing) input, given as its encoding (which the run made before the
+    /// call, for the crash handlers), towards the distinct ones; returns its encoded length.
+    pub(crate) fn count_valid(&mut self, encoded: &[u8]) -> usize {
+        self.stats.valid += 1;
+        self.unique.insert(encoded);
+        encoded.len()
+    }
+
+    /// Counts the operators of a mutant that was kept as a seed.
+    pub(crate) fn count_kept(&mut self, operators: &[Operator]) {
+        for &op in operators {
+            self.operators_kept[op as usize] += 1;
+        }
+    }
+
+    /// Updates the queue sizes and prints the status line if it is due.
+    pub(crate) fn tick(&mut self, queue_valid: usize, queue_discarded: usize) {
+        self.stats.queue_valid = queue_valid;
+        self.stats.queue_discarded = queue_discarded;
+        self.status.tick(&self.stats);
+    }
+
+    /// Completes the statistics at the end of the run (before shrinking, if it failed) and
+    /// prints the final status line.
+    pub(crate) fn finish(
+        &mut self,
+        elapsed: Duration,
+        (queue_valid, queue_discarded): (usize, usize),
+        feedback: FeedbackStats,
+    ) {
+        let stats = &mut self.stats;
+        stats.queue_valid = queue_valid;
+        stats.queue_discarded = queue_discarded;
+        stats.elapsed = elapsed;
+        stats.tests_per_second = per_second(stats.tests, elapsed);
+        stats.unique_valid = self.unique.count();
+        stats.coverage_points = feedback.coverage_points;
+        stats.coverage_features = feedback.coverage_features;
+        stats.label_points = feedback.label_points;
+        stats.structure_features = feedback.structure_features;
+        stats.assume_sites = feedback.assume_sites;
+        stats.labels = feedback.labels;
+        stats.targets = feedback.targets;
+        stats.operators_kept = Operator::ALL
+            .iter()
+            .map(|&op| (op, self.operators_kept[op as usize]))
+            .filter(|&(_, count)| count > 0)
+            .collect();
+        self.status.finish(&self.stats);
     }
 }
 
@@ -237,6 +320,18 @@ impl Hasher for Identity {
     }
 }
 
+/// Tests between two looks at the clock by the status line.
+const STATUS_CHECK_EVERY: u64 = 256;
+/// Runs shorter than this print no status line unless asked to.
+const STATUS_AFTER: Duration = Duration::from_secs(2);
+/// At most one status line per this period.
+const STATUS_PERIOD: Duration = Duration::from_secs(1);
+
+/// `tests / elapsed`, defined for a zero `elapsed`.
+fn per_second(tests: u64, elapsed: Duration) -> f64 {
+    tests as f64 / elapsed.as_secs_f64().max(1e-9)
+}
+
 /// The live status line, in libFuzzer's spirit: `#tests cov: ft: lab: corp: valid/disc exec/s:`.
 #[derive(Debug)]
 pub(crate) struct StatusLine {
@@ -254,7 +349,7 @@ impl StatusLine {
             started: Instant::now(),
             last_print: None,
             tests_at_check: 0,
-            check_every: 256,
+            check_every: STATUS_CHECK_EVERY,
         }
     }
 
@@ -266,10 +361,10 @@ impl StatusLine {
         }
         self.tests_at_check = stats.tests;
         let now = Instant::now();
-        let old_enough = self.mode == Some(true) || now - self.started >= Duration::from_secs(2);
+        let old_enough = self.mode == Some(true) || now - self.started >= STATUS_AFTER;
         let due = self
             .last_print
-            .map_or(true, |last| now - last >= Duration::from_secs(1));
+            .map_or(true, |last| now - last >= STATUS_PERIOD);
         if old_enough && due {
             self.last_print = Some(now);
             eprintln!("{}", line("pulse", stats, now - self.started));
@@ -285,7 +380,6 @@ impl StatusLine {
 }
 
 fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
-    let per_second = stats.tests as f64 / elapsed.as_secs_f64().max(1e-9);
     format!(
         "#{:<10} {event} cov: {} ft: {} lab: {} corp: {}/{} valid: {} disc: {} uniq: {} exec/s: {:.0}",
         stats.tests,
@@ -297,13 +391,36 @@ fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {
         stats.valid,
         stats.discards,
         stats.unique_valid,
-        per_second
+        per_second(stats.tests, elapsed)
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tally_counts_distinct_valid_inputs_and_kept_operators() {
+        let mut tally = Tally::new(9, Some(false));
+        assert_eq!(
+            tally.count_valid(&crate::codec::to_bytes(&vec![1u8, 2])),
+            3,
+            "length byte and two bytes"
+        );
+        tally.count_valid(&crate::codec::to_bytes(&vec![1u8, 2]));
+        tally.count_valid(&crate::codec::to_bytes(&vec![3u8]));
+        tally.count_kept(&[Operator::BitFlip, Operator::BitFlip, Operator::Insert]);
+        tally.stats.tests = 3;
+        tally.finish(Duration::from_secs(1), (2, 1), FeedbackStats::default());
+        let stats = &tally.stats;
+        assert_eq!((stats.seed, stats.valid, stats.unique_valid), (9, 3, 2));
+        assert_eq!((stats.queue_valid, stats.queue_discarded), (2, 1));
+        assert_eq!(stats.tests_per_second, 3.0);
+        assert_eq!(
+            stats.operators_kept,
+            [(Operator::BitFlip, 2), (Operator::Insert, 1)]
+        );
+    }
 
     #[test]
     fn unique_counter_is_exact_then_estimates() {

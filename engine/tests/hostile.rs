@@ -164,7 +164,8 @@ fn a_hang_is_reported_with_its_input_saved_and_the_process_ends() {
         stderr.contains("TYPEFUZZ_TEST_TIMEOUT"),
         "names the knob: {stderr}"
     );
-    let hangs: Vec<_> = std::fs::read_dir(&dir)
+    // Crash and hang inputs go to the test's own artifact directory beside its regression file.
+    let hangs: Vec<_> = std::fs::read_dir(dir.join("regressions.artifacts"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {

@@ -63,7 +63,7 @@ fn the_original_is_replaced_by_the_minimal_input() {
         .collect();
     assert!(entries[0].starts_with(&format!("cc {hex}")), "{text}");
     assert!(
-        text.starts_with("# typefuzz regressions v1"),
+        text.starts_with("# typefuzz regressions v2"),
         "versioned: {text}"
     );
 }
@@ -167,4 +167,505 @@ fn unreadable_corpus_entries_are_skipped() {
     );
     assert!(report.passed());
     assert_eq!(report.stats.corpus_loaded, 1);
+}
+
+// ---- issue 10: persistence you can trust -------------------------------------------------
+
+use std::path::Path;
+use std::process::Command;
+
+use typefuzz::fingerprint;
+use typefuzz::Mutate;
+
+fn entries(file: &Path) -> Vec<String> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| line.starts_with("cc "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs the test `name` of this binary in a child process with `vars` set.
+fn child(name: &str, vars: &[(&str, &std::ffi::OsStr)]) -> std::process::Output {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command.args([name, "--exact", "--nocapture", "--test-threads=1"]);
+    for (key, value) in vars {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+#[derive(Clone, Debug, PartialEq, Mutate)]
+enum Nat {
+    Zero,
+    Succ(Box<Nat>),
+}
+
+fn nat(depth: usize) -> Nat {
+    (0..depth).fold(Nat::Zero, |inner, _| Nat::Succ(Box::new(inner)))
+}
+
+fn depth(mut value: &Nat) -> usize {
+    let mut levels = 0;
+    while let Nat::Succ(inner) = value {
+        levels += 1;
+        value = inner;
+    }
+    levels
+}
+
+/// D1: before, a value deeper than the codec bound was saved truncated and reported "saved";
+/// its replay passed.
+#[test]
+fn a_value_deeper_than_the_codec_bound_is_not_reported_saved() {
+    let dir = scratch("deep");
+    let file = dir.join("deep.txt");
+    let report = check(
+        &Config::default().with_seed(1).with_regressions(&file),
+        |_| nat(300),
+        |value| depth(value) < 300,
+    );
+    let failure = report.failure.expect("fails");
+    let text = failure.to_string();
+    assert!(failure.regression_file.is_none(), "{text}");
+    assert!(!text.contains("saved to"), "{text}");
+    let why = failure.not_saved.as_deref().unwrap_or_default();
+    assert!(why.contains("could not be saved in full"), "{text}");
+    assert!(why.contains("256"), "says why: {text}");
+    assert!(entries(&file).is_empty(), "no truncated entry");
+}
+
+/// D1: before, values deeper than 512 were not shrunk at all ("shrunk in 0 steps").
+#[test]
+fn values_deeper_than_the_mutation_bound_are_shrunk() {
+    let report = check(
+        &Config::default().with_seed(2),
+        |_| nat(900),
+        |value| depth(value) < 600,
+    );
+    let failure = report.failure.expect("fails");
+    assert_eq!(
+        depth(&failure.minimal),
+        600,
+        "shrunk to the smallest failing depth"
+    );
+    assert!(failure.shrink_steps > 0);
+}
+
+/// D2: before, a file the reader did not accept was skipped and then overwritten.
+#[test]
+fn an_unreadable_regression_file_is_never_overwritten() {
+    let dir = scratch("unreadable");
+    let file = dir.join("prop.txt");
+    let contents: [&[u8]; 4] = [
+        b"# typefuzz regressions v9\ncc 0102 future syntax\n",
+        b"\xef\xbb\xbf# typefuzz regressions v1\ncc 01\n",
+        b"# typefuzz regresions v1\ncc 01\n",
+        b"\xff\xfe\x00binary",
+    ];
+    for content in contents {
+        std::fs::write(&file, content).unwrap();
+        let report = check(
+            &Config::default().with_seed(3).with_regressions(&file),
+            |cx| cx.generate::<u8>(),
+            |x| *x < 100,
+        );
+        let failure = report.failure.expect("fails");
+        assert_eq!(std::fs::read(&file).unwrap(), content, "left untouched");
+        assert!(failure.regression_file.is_none());
+        let text = failure.to_string();
+        assert!(text.contains("not saved"), "{text}");
+        assert!(
+            text.contains(&file.display().to_string()),
+            "names the file: {text}"
+        );
+    }
+}
+
+mod before {
+    #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+    pub enum Op {
+        Add(u64),
+        Sub(u64),
+    }
+}
+
+mod after {
+    /// `before::Op` with its variants reordered: the same bytes mean another value.
+    #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+    pub enum Op {
+        Sub(u64),
+        Add(u64),
+    }
+}
+
+/// D3: before, `Sub(101)` saved and the variants reordered replayed as `Add(101)`.
+#[test]
+fn an_entry_of_another_shape_is_kept_and_not_replayed() {
+    let dir = scratch("shape");
+    let file = dir.join("op.txt");
+    let first = check(
+        &Config::default().with_seed(4).with_regressions(&file),
+        |_| before::Op::Sub(101),
+        |op| !matches!(op, before::Op::Sub(n) if *n > 100),
+    );
+    assert!(first.failure.is_some());
+    assert_eq!(entries(&file).len(), 1);
+
+    let second = check(
+        &Config::default()
+            .with_seed(4)
+            .with_regressions(&file)
+            .with_cases(1),
+        |_| after::Op::Sub(0),
+        |op| !matches!(op, after::Op::Sub(n) if *n > 100),
+    );
+    assert!(second.passed());
+    assert_eq!(
+        second.stats.regressions_replayed, 0,
+        "not replayed as Add(101)"
+    );
+    assert_eq!(entries(&file).len(), 1, "kept");
+    assert_ne!(
+        fingerprint::of::<before::Op>(),
+        fingerprint::of::<after::Op>()
+    );
+}
+
+/// Old-format (v1) entries, which carry no fingerprint, keep being replayed.
+#[test]
+fn old_format_entries_keep_working() {
+    let dir = scratch("v1");
+    let file = dir.join("prop.txt");
+    std::fs::write(&file, "# typefuzz regressions v1\ncc c8 # 200\n").unwrap();
+    let report = check(
+        &Config::default().with_seed(5).with_regressions(&file),
+        |_| 0u8,
+        |x| *x < 100,
+    );
+    assert_eq!(report.stats.regressions_replayed, 1);
+    assert_eq!(report.failure.expect("the entry fails").original, 200);
+}
+
+/// The fingerprint is part of the file format: it must not change between builds.
+#[test]
+fn fingerprints_are_stable() {
+    assert_eq!(fingerprint::of::<u8>(), 0x9c88_c3d3_28cb_e24a);
+    assert_eq!(fingerprint::of::<Nat>(), 0xb600_b422_bc26_1612);
+}
+
+/// One child of `four_processes_appending_to_one_file_keep_every_entry`: saves one failure.
+#[test]
+fn append_child() {
+    let (Some(file), Some(value)) = (
+        std::env::var_os("TYPEFUZZ_TEST_APPEND_FILE"),
+        std::env::var("TYPEFUZZ_TEST_APPEND_VALUE").ok(),
+    ) else {
+        return;
+    };
+    let value: u32 = value.parse().unwrap();
+    let report = check(
+        &Config::default()
+            .with_seed(6)
+            .with_regressions(PathBuf::from(file))
+            .with_shrink_steps(0),
+        move |_| value,
+        move |x| *x != value,
+    );
+    assert!(report.failure.unwrap().regression_file.is_some());
+}
+
+/// D4: before, four processes appending to one file kept 1-2 of 4 entries.
+#[test]
+fn four_processes_appending_to_one_file_keep_every_entry() {
+    let dir = scratch("concurrent");
+    for round in 0..20 {
+        let file = dir.join(format!("shared-{round}.txt"));
+        let children: Vec<_> = (0..4u32)
+            .map(|index| {
+                Command::new(std::env::current_exe().unwrap())
+                    .args(["append_child", "--exact", "--test-threads=1"])
+                    .env("TYPEFUZZ_TEST_APPEND_FILE", &file)
+                    .env("TYPEFUZZ_TEST_APPEND_VALUE", (1000 + index).to_string())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut child in children {
+            assert!(child.wait().unwrap().success());
+        }
+        assert_eq!(
+            entries(&file).len(),
+            4,
+            "round {round}: {:?}",
+            entries(&file)
+        );
+    }
+}
+
+/// D4: threads of one process saving to one file keep every entry too.
+#[test]
+fn threads_saving_to_one_file_keep_every_entry() {
+    let file = scratch("threads").join("shared.txt");
+    std::thread::scope(|scope| {
+        for value in 0..4u32 {
+            let file = &file;
+            scope.spawn(move || {
+                check(
+                    &Config::default()
+                        .with_seed(7)
+                        .with_regressions(file)
+                        .with_shrink_steps(0),
+                    move |_| value,
+                    move |x| *x != value,
+                );
+            });
+        }
+    });
+    assert_eq!(entries(&file).len(), 4);
+}
+
+/// D4: with TYPEFUZZ_REGRESSIONS naming a directory, each test gets its own file.
+#[test]
+fn a_regression_directory_gives_each_test_its_own_file() {
+    let dir = scratch("per-test");
+    for name in ["tests::a", "tests::b"] {
+        let config = Config::default().with_name(name).with_regressions(&dir);
+        assert_eq!(
+            config.regression_path().unwrap(),
+            dir.join(format!("{}.txt", name.replace("::", "-")))
+        );
+    }
+}
+
+/// D7: before, saving replaced a FIFO (or `/dev/null`, as root) with a regular file.
+#[test]
+fn a_non_regular_file_is_never_replaced() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("fifo.txt");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|status| status.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    let report = check(
+        &Config::default().with_seed(8).with_regressions(&fifo),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 100,
+    );
+    let failure = report.failure.expect("fails");
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    let text = failure.to_string();
+    assert!(text.contains("not a regular file"), "{text}");
+    assert!(!text.contains("saved to"), "{text}");
+}
+
+use std::os::unix::fs::FileTypeExt;
+
+/// D7: a symlinked regression file is written through: the link stays a link.
+#[test]
+fn a_symlinked_regression_file_is_written_through() {
+    let dir = scratch("symlink");
+    let target = dir.join("real.txt");
+    let link = dir.join("link.txt");
+    std::os::unix::fs::symlink("real.txt", &link).unwrap();
+    let report = check(
+        &Config::default().with_seed(9).with_regressions(&link),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 100,
+    );
+    assert!(report.failure.is_some());
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(entries(&target).len(), 1);
+}
+
+/// D8: before, "saved to ..." was printed right after "could not save ...".
+#[test]
+fn an_unwritable_regression_file_is_not_reported_saved() {
+    let dir = scratch("unwritable");
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, "").unwrap();
+    let report = check(
+        &Config::default()
+            .with_seed(10)
+            .with_regressions(blocker.join("prop.txt")),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 100,
+    );
+    let text = report.failure.expect("fails").to_string();
+    assert!(!text.contains("saved to"), "{text}");
+    assert!(text.contains("not saved: could not save"), "{text}");
+}
+
+/// D8: before, a FIFO in the corpus directory made loading block forever.
+#[test]
+fn a_fifo_in_the_corpus_directory_is_skipped() {
+    let dir = scratch("corpus-fifo").join("corpus");
+    std::fs::create_dir_all(&dir).unwrap();
+    if !Command::new("mkfifo")
+        .arg(dir.join("0000"))
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        return;
+    }
+    let report = check(
+        &Config::default()
+            .with_seed(11)
+            .with_corpus(&dir)
+            .with_cases(10),
+        |cx| cx.generate::<u8>(),
+        |_| (),
+    );
+    assert_eq!(report.stats.corpus_loaded, 0);
+}
+
+/// D8: before, a failure that does not repeat on the same input was reported as an ordinary
+/// minimal input.
+#[test]
+fn a_flaky_failure_is_reported_as_flaky() {
+    let calls = Cell::new(0u64);
+    let report = check(
+        &Config::default().with_seed(12),
+        |cx| cx.generate::<u8>(),
+        |_| {
+            calls.set(calls.get() + 1);
+            calls.get() % 3 != 0
+        },
+    );
+    let failure = report.failure.expect("fails");
+    assert!(
+        failure.notes.iter().any(|note| note.contains("flaky")),
+        "{failure}"
+    );
+}
+
+/// D8 and the per-test timeout: the defaults.
+#[test]
+fn a_test_timeout_is_on_by_default() {
+    assert_eq!(
+        Config::default().test_timeout,
+        Some(std::time::Duration::from_secs(10))
+    );
+}
+
+/// D8: the report does not claim `TYPEFUZZ_SEED` replays a config that ignores it.
+#[test]
+fn the_replay_line_names_both_ways_to_set_the_seed() {
+    let report = check(
+        &Config::default().with_seed(13),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 100,
+    );
+    let text = report.failure.unwrap().to_string();
+    assert!(text.contains("Config::with_seed(13)"), "{text}");
+}
+
+/// A child that builds its configuration from the environment and runs a passing property.
+#[test]
+fn env_child() {
+    if std::env::var_os("TYPEFUZZ_TEST_ENV_CHILD").is_none() {
+        return;
+    }
+    let config = Config::from_env().with_name("env::child");
+    let report = check(
+        &config,
+        |cx| cx.generate::<u8>(),
+        |x| {
+            if *x > 128 {
+                cover!("big");
+            }
+        },
+    );
+    report.assert_passed();
+}
+
+/// D6: before, zero budgets ran no test and passed silently.
+#[test]
+fn zero_budgets_fail_naming_the_variable() {
+    for (var, value) in [
+        ("TYPEFUZZ_CASES", "0"),
+        ("TYPEFUZZ_TIME", "0"),
+        ("TYPEFUZZ_TIME", "0s"),
+        ("TYPEFUZZ_MAX_DISCARDS", "0"),
+    ] {
+        let output = child(
+            "env_child",
+            &[
+                ("TYPEFUZZ_TEST_ENV_CHILD", "1".as_ref()),
+                (var, value.as_ref()),
+            ],
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(!output.status.success(), "{var}={value}: {stdout}{stderr}");
+        assert!(
+            stdout.contains(&format!("{var}={value}"))
+                || stderr.contains(&format!("{var}={value}")),
+            "names the variable: {stdout}{stderr}"
+        );
+    }
+}
+
+/// D6/D8: numbers that do not fit are rejected with their own message; before,
+/// `TYPEFUZZ_MAX_SIZE=18446744073709551615` panicked with an add overflow.
+#[test]
+fn numbers_that_do_not_fit_are_rejected_and_huge_sizes_do_not_overflow() {
+    let output = child(
+        "env_child",
+        &[
+            ("TYPEFUZZ_TEST_ENV_CHILD", "1".as_ref()),
+            ("TYPEFUZZ_CASES", "99999999999999999999999".as_ref()),
+            ("TYPEFUZZ_MAX_SIZE", "18446744073709551615".as_ref()),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("does not fit"), "{stderr}");
+    assert!(output.status.success(), "{stderr}");
+}
+
+/// D8: before, `Config::from_env().with_name(n)` left the corpus at `<dir>`, not `<dir>/<n>/`.
+#[test]
+fn the_env_corpus_gets_the_name_set_after_it() {
+    let dir = scratch("env-corpus");
+    let output = child(
+        "env_child",
+        &[
+            ("TYPEFUZZ_TEST_ENV_CHILD", "1".as_ref()),
+            ("TYPEFUZZ_CORPUS", dir.as_os_str()),
+            ("TYPEFUZZ_CASES", "200".as_ref()),
+        ],
+    );
+    assert!(output.status.success());
+    assert!(dir.join("env-child").is_dir(), "corpus under <dir>/<name>/");
+}
+
+/// D1: encoding a value 10,000 levels deep neither overflows the stack nor pretends to be
+/// whole: the encoder flags the truncation the engine checks before saving.
+#[test]
+fn the_codec_flags_values_deeper_than_its_bound() {
+    let deep = nat(10_000);
+    let mut out = codec::Encoder::new();
+    deep.encode(&mut out);
+    assert!(out.is_truncated());
+    let decoded: Nat = codec::from_bytes(out.as_bytes());
+    assert!(depth(&decoded) <= codec::Decoder::MAX_DEPTH);
+    let mut shallow = codec::Encoder::new();
+    nat(100).encode(&mut shallow);
+    assert!(!shallow.is_truncated());
+    assert_eq!(codec::from_bytes::<Nat>(shallow.as_bytes()), nat(100));
+    // Dropped level by level: the compiler's drop glue would recurse 10,000 times.
+    let mut pending = vec![deep];
+    while let Some(Nat::Succ(inner)) = pending.pop() {
+        pending.push(*inner);
+    }
 }

@@ -420,7 +420,7 @@ fn check_contract<T: Subject>() {
         }
         let candidates = value.shrink(&mut cx);
         assert!(
-            candidates.len() <= 64,
+            candidates.len() <= 512,
             "{} shrink candidates",
             candidates.len()
         );

@@ -5,12 +5,12 @@ use std::any::type_name;
 use std::cell::Cell;
 use std::fmt::Debug;
 use std::io::Write as _;
-use std::panic::{self, AssertUnwindSafe};
+use std::panic;
 use std::sync::{Once, OnceLock};
 
 use libfuzzer_sys::Corpus;
 use typefuzz_engine::codec::from_bytes;
-use typefuzz_engine::{Discarded, IntoOutcome, Mutate, Outcome};
+use typefuzz_engine::{run_once, Discarded, IntoOutcome, Mutate, Verdict};
 
 thread_local! {
     /// The input being run on this thread, for the panic hook to decode and print. A raw slice:
@@ -24,9 +24,11 @@ const MAX_DEBUG_LEN: usize = 8 * 1024;
 /// Runs `property` on the value `bytes` decode to and says whether libFuzzer may keep the input.
 ///
 /// A pass is [`Corpus::Keep`]; a discard (`typefuzz::assume!` false, `Outcome::Discard`, a
-/// [`Discarded`] panic) is [`Corpus::Reject`]. A failure panics with the property's message: under
-/// libFuzzer the hook of [`initialize`] then prints the decoded input and aborts, which libFuzzer
-/// reports as a crash.
+/// [`Discarded`] panic) is [`Corpus::Reject`]; the property is classified by the engine's
+/// [`run_once`], as every test of `typefuzz::check` is. A failure (a returned failure or a panic,
+/// whose message names where it panicked) panics again with that message: under libFuzzer the
+/// hook of [`initialize`] then prints the decoded input and aborts, which libFuzzer reports as a
+/// crash.
 ///
 /// ```
 /// use typefuzz_libfuzzer::{run, Corpus};
@@ -43,16 +45,14 @@ const MAX_DEBUG_LEN: usize = 8 * 1024;
 pub fn run<T: Mutate, R: IntoOutcome>(bytes: &[u8], property: impl FnOnce(T) -> R) -> Corpus {
     let value: T = from_bytes(bytes);
     CURRENT_INPUT.with(|current| current.set(Some((bytes.as_ptr(), bytes.len()))));
-    let result = panic::catch_unwind(AssertUnwindSafe(|| property(value).into_outcome()));
+    let verdict = run_once(|| property(value));
     CURRENT_INPUT.with(|current| current.set(None));
-    match result {
-        Ok(Outcome::Pass) => Corpus::Keep,
-        Ok(Outcome::Discard) => Corpus::Reject,
+    match verdict {
+        Verdict::Pass => Corpus::Keep,
+        Verdict::Discard => Corpus::Reject,
         // Panicking (rather than aborting here) keeps `run` usable outside libFuzzer; under
-        // libFuzzer the hook aborts before unwinding, so the stack trace shows the target.
-        Ok(Outcome::Fail(message)) => panic!("typefuzz: property failed: {message}"),
-        Err(payload) if payload.is::<Discarded>() => Corpus::Reject,
-        Err(payload) => panic::resume_unwind(payload),
+        // libFuzzer the hook prints the input and aborts.
+        Verdict::Fail { kind, message } => panic!("typefuzz: property failed ({kind}): {message}"),
     }
 }
 
@@ -135,7 +135,7 @@ fn print_current_input<T: Mutate + Debug>() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use typefuzz_engine::Discard;
+    use typefuzz_engine::{Discard, Outcome};
 
     #[test]
     fn outcomes_map_to_corpus_decisions() {
@@ -145,7 +145,12 @@ mod tests {
             Corpus::Reject
         ));
         assert!(matches!(
-            run::<u8, _>(&[1], |_| Err::<(), _>(Discarded)),
+            run::<u8, ()>(&[1], |_| std::panic::panic_any(Discarded)),
+            Corpus::Reject
+        ));
+        // A `Result` property discards with a `Discarded` panic too; any other `Err` fails.
+        assert!(matches!(
+            run::<u8, _>(&[1], |_| Result::<(), String>::discard()),
             Corpus::Reject
         ));
         // `()`'s discard is a `Discarded` panic, caught by `run`.
@@ -161,7 +166,15 @@ mod tests {
         let message = *failed.unwrap_err().downcast::<String>().unwrap();
         assert!(message.contains("bad"), "{message}");
         let panicked = panic::catch_unwind(|| run::<u8, ()>(&[1], |_| panic!("boom")));
-        assert_eq!(*panicked.unwrap_err().downcast::<&str>().unwrap(), "boom");
+        let message = *panicked.unwrap_err().downcast::<String>().unwrap();
+        assert!(
+            message.starts_with("typefuzz: property failed (panic): panicked at "),
+            "{message}"
+        );
+        assert!(
+            message.contains("target.rs") && message.ends_with("boom"),
+            "{message}"
+        );
         // The slot is cleared even when the property unwinds.
         assert!(CURRENT_INPUT.with(Cell::get).is_none());
     }

@@ -55,14 +55,16 @@
 //!   of them, once `prop_assume!` has rejected an input, valid inputs of a size never seen valid
 //!   before become seeds (the engine's `valid_sizes` feedback), so the search climbs from small
 //!   valid inputs to bigger ones — what makes sparse preconditions reachable.
-//! - **`ProptestConfig`.** `cases` counts non-discarded tests (typefuzz's own default,
-//!   [`Config::cases`], is a floor: the longer budget wins); `max_global_rejects` does not abort
-//!   the run (typefuzz climbs out of discards) but exceeding it is reported; `timeout` is the
+//! - **`ProptestConfig`.** `cases` counts non-discarded tests, as in proptest, so a plain
+//!   `cargo test` costs what proptest's would; `max_global_rejects` does not abort the run
+//!   (typefuzz climbs out of discards, which are bounded by time instead:
+//!   [`Config::for_framework`]) but exceeding it is reported; `timeout` is the
 //!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;
 //!   `max_shrink_time`/`max_shrink_iters` bound shrinking; `failure_persistence: None` disables
 //!   the regression file. `PROPTEST_*` variables apply as in proptest, then the `TYPEFUZZ_*`
-//!   variables ([`Config::apply_env`]); when both set a number of cases the larger wins, and
-//!   `TYPEFUZZ_TIME=5m cargo test` turns the test into a five-minute campaign.
+//!   variables ([`Config::apply_env`]): `TYPEFUZZ_CASES=100000` or `TYPEFUZZ_TIME=5m cargo test`
+//!   turns the test into a campaign. Every run keeps the seeds it found under
+//!   `target/typefuzz/corpus/` and starts from them next time ([`Config::keep_seeds`]).
 //! - **Failures** panic with proptest's first line (`Test failed: <message>; minimal failing
 //!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file;
 //!   inputs longer than 400 characters are elided (the regression file replays them whole).
@@ -120,13 +122,24 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{
     Config as ProptestConfig, Reason, RngAlgorithm, RngSeed, TestCaseError, TestError, TestRng,
 };
-use typefuzz_engine::{Config, Failure, Report, Stats, StopReason};
+use typefuzz_engine::{Config, Failure, Framework, Outcome, Report, Stats};
+
+/// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
+/// engine's argument formatting, shared with the quickcheck adapter).
+///
+/// Implemented for tuples of up to twelve `Debug` values (what the macro passes).
+///
+/// ```
+/// use typefuzz_proptest::NamedArgs;
+/// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
+/// ```
+pub use typefuzz_engine::DebugArgs as NamedArgs;
 
 use argument::{Argument, Drawn};
 use choices::Choices;
 
-/// Translates a proptest configuration into the engine's, then applies the `TYPEFUZZ_*`
-/// environment variables; the larger of the two case counts wins.
+/// Translates a proptest configuration into the engine's with [`Config::for_framework`] (which
+/// applies the `TYPEFUZZ_*` environment variables and the budget policy shared by the drop-ins).
 ///
 /// `cases` becomes [`Config::cases`], `timeout` (milliseconds, 0 = none) the per-test limit
 /// [`Config::test_timeout`], `rng_seed: Fixed(n)` the seed, `max_shrink_time` (ms) and
@@ -134,9 +147,9 @@ use choices::Choices;
 /// `failure_persistence` is `None`. With proptest's file persistence and a `source_file` (the
 /// macros set both), the regression file sits beside proptest's own: `tests/parse.rs`, whose
 /// seeds proptest keeps in `tests/parse.proptest-regressions`, keeps typefuzz's failures of
-/// `round_trip` in `tests/parse.round_trip.typefuzz-regressions`. `max_global_rejects` is not a
-/// stop condition: typefuzz keeps its own discard budget ([`Config::max_discards`], at least
-/// `max_global_rejects`) and only reports when proptest would have given up.
+/// `round_trip` in `tests/parse.round_trip.typefuzz-regressions` (`TYPEFUZZ_REGRESSIONS`
+/// overrides it). `max_global_rejects` is not a stop condition: discards are bounded by time
+/// ([`Config::discard_time`]), and exceeding it is only reported.
 ///
 /// ```
 /// use proptest::test_runner::{Config as ProptestConfig, RngSeed};
@@ -151,37 +164,54 @@ use choices::Choices;
 /// # }
 /// ```
 pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
-    let cases = u64::from(proptest.cases);
-    let mut config = Config::default().with_cases(cases);
-    let discards = config.max_discards;
-    config = config
-        .with_max_discards(discards.map(|max| max.max(u64::from(proptest.max_global_rejects))));
-    if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
-        config = config.with_name(name);
-        let test = name.rsplit("::").next().unwrap_or(name);
-        if let Some(path) = persistence::regression_path(proptest, test) {
-            config = config.with_regressions(path);
+    let framework = Framework {
+        name: "proptest",
+        cases: u64::from(proptest.cases),
+        max_rejects: u64::from(proptest.max_global_rejects),
+    };
+    Config::for_framework(framework, |mut config| {
+        if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
+            config = config.with_name(name);
+            let test = name.rsplit("::").next().unwrap_or(name);
+            if let Some(path) = persistence::regression_path(proptest, test) {
+                config = config.with_regressions(path);
+            }
         }
+        if proptest.timeout() > 0 {
+            config = config.with_test_timeout(Duration::from_millis(u64::from(proptest.timeout())));
+        }
+        if proptest.max_shrink_time > 0 {
+            config =
+                config.with_shrink_time(Duration::from_millis(u64::from(proptest.max_shrink_time)));
+        }
+        if proptest.max_shrink_iters != u32::MAX {
+            config = config.with_shrink_steps(u64::from(proptest.max_shrink_iters));
+        }
+        if let RngSeed::Fixed(seed) = proptest.rng_seed {
+            config = config.with_seed(seed);
+        }
+        config
+    })
+}
+
+/// What a proptest test case's result means to the engine: `Ok` passes,
+/// `TestCaseError::Reject` (`prop_assume!`) discards, `TestCaseError::Fail` (`prop_assert!`)
+/// fails with its message.
+///
+/// ```
+/// use proptest::test_runner::TestCaseError;
+/// use typefuzz::Outcome;
+/// use typefuzz_proptest::outcome;
+/// assert_eq!(outcome(Ok(())), Outcome::Pass);
+/// assert_eq!(outcome(Err(TestCaseError::reject("odd"))), Outcome::Discard);
+/// assert_eq!(outcome(Err(TestCaseError::fail("too big"))), Outcome::Fail("too big".into()));
+/// ```
+pub fn outcome(result: Result<(), TestCaseError>) -> Outcome {
+    match result {
+        Ok(()) => Outcome::Pass,
+        Err(TestCaseError::Reject(_)) => Outcome::Discard,
+        Err(TestCaseError::Fail(reason)) => Outcome::Fail(reason.message().to_string()),
     }
-    if proptest.timeout() > 0 {
-        config = config.with_test_timeout(Duration::from_millis(u64::from(proptest.timeout())));
-    }
-    if proptest.max_shrink_time > 0 {
-        config =
-            config.with_shrink_time(Duration::from_millis(u64::from(proptest.max_shrink_time)));
-    }
-    if proptest.max_shrink_iters != u32::MAX {
-        config = config.with_shrink_steps(u64::from(proptest.max_shrink_iters));
-    }
-    if let RngSeed::Fixed(seed) = proptest.rng_seed {
-        config = config.with_seed(seed);
-    }
-    let mut config = config.apply_env();
-    // The longer budget wins: neither typefuzz's default nor TYPEFUZZ_CASES shortens a test
-    // proptest would run longer, and a proptest default of 256 cases does not cut typefuzz's
-    // search short.
-    config.cases = config.cases.max(cases).max(Config::default().cases);
-    config
 }
 
 /// The runs' proptest configuration for building values: it never persists anything (typefuzz
@@ -251,9 +281,9 @@ where
         config,
         |cx| generator.generate(cx),
         |genotype: &A::Genotype| match argument.express(genotype, &building) {
-            Ok(tree) => property(tree.current()),
+            Ok(tree) => outcome(property(tree.current())),
             // A filter gave up on these choices: neither a pass nor a failure.
-            Err(reason) => Err(TestCaseError::Reject(reason)),
+            Err(_) => Outcome::Discard,
         },
     );
     let Report { stats, failure } = report;
@@ -459,6 +489,11 @@ impl TestRunner {
             }
         }
         let report = run_argument(&config, &proptest, &Drawn::new(strategy), test);
+        if let Some(message) = report.never_checked() {
+            return Err(TestError::Abort(Reason::from(format!(
+                "Too many global rejects\n\t{message}"
+            ))));
+        }
         let stats = report.stats.clone();
         match report.failure {
             Some(failure) => {
@@ -468,9 +503,6 @@ impl TestRunner {
                     Reason::from(failure.message),
                     failure.minimal,
                 ))
-            }
-            None if stats.valid == 0 && stats.tests > 0 => {
-                Err(TestError::Abort(Reason::from("Too many global rejects")))
             }
             None => Ok(()),
         }
@@ -490,24 +522,16 @@ fn conclude<T: Debug>(
             failure_message(failure, &report.stats, proptest, show)
         );
     }
-    let stats = report.stats;
-    if stats.valid == 0 && stats.tests > 0 {
-        panic!(
-            "Test aborted: Too many global rejects\n\ttypefuzz: all {} tests were discarded \
-             (seed {}); raise TYPEFUZZ_MAX_DISCARDS or TYPEFUZZ_TIME, or check the precondition",
-            stats.tests, stats.seed
-        );
+    if let Some(message) = report.never_checked() {
+        panic!("Test aborted: Too many global rejects\n\t{message}");
     }
-    if let Some(note) = rejects_note(stats.discards, proptest) {
+    if let Some(note) = rejects_note(report.stats.discards, proptest) {
         eprintln!("{note}");
     }
-    if stats.stop == StopReason::Discards {
-        eprintln!(
-            "typefuzz: stopped after {} discards with {} of {} cases checked (seed {})",
-            stats.discards, stats.valid, proptest.cases, stats.seed
-        );
+    if let Some(note) = report.cut_short() {
+        eprintln!("{note}");
     }
-    stats
+    report.stats
 }
 
 fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {
@@ -577,51 +601,6 @@ pub fn failure_message<T>(
     let notes: Vec<&str> = rejects.as_deref().into_iter().collect();
     out.push_str(&failure.details(stats, &original, &notes));
     out
-}
-
-/// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"`.
-///
-/// Implemented for tuples of up to twelve `Debug` values (what the macro passes).
-///
-/// ```
-/// use typefuzz_proptest::NamedArgs;
-/// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
-/// ```
-pub trait NamedArgs {
-    /// `names[i] = <Debug of component i>`, comma-separated.
-    fn named(&self, names: &[&str]) -> String;
-}
-
-macro_rules! named_args {
-    ($( ($($name:ident $index:tt),+) )+) => {$(
-        impl<$($name: Debug),+> NamedArgs for ($($name,)+) {
-            fn named(&self, names: &[&str]) -> String {
-                let mut out = String::new();
-                $(
-                    if $index > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "{} = {:?}", names.get($index).copied().unwrap_or("_"), self.$index);
-                )+
-                out
-            }
-        }
-    )+};
-}
-
-named_args! {
-    (A 0)
-    (A 0, B 1)
-    (A 0, B 1, C 2)
-    (A 0, B 1, C 2, D 3)
-    (A 0, B 1, C 2, D 3, E 4)
-    (A 0, B 1, C 2, D 3, E 4, F 5)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
 }
 
 /// What the macros expand to. Not public API.

@@ -37,11 +37,12 @@
 //! - **Feedback**: coverage under `cargo typefuzz test`; `typefuzz::cover!`, `target!`, `assume!`
 //!   in the body; and, once an input was discarded, valid inputs of a size never seen valid
 //!   before become seeds (the engine's `valid_sizes` feedback), even without instrumentation.
-//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, with typefuzz's
-//!   default ([`Config::cases`]) as a floor — the longer budget wins;
-//!   `QUICKCHECK_MAX_TESTS` raises the discard budget, `QUICKCHECK_MIN_TESTS_PASSED` is checked;
-//!   then the `TYPEFUZZ_*` variables apply and the larger case count wins (`TYPEFUZZ_TIME=5m`
-//!   makes a campaign).
+//! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, as in
+//!   quickcheck, so a plain `cargo test` costs what quickcheck's would; discards do not end the
+//!   run but are bounded by time ([`Config::for_framework`]); `QUICKCHECK_MIN_TESTS_PASSED` is
+//!   checked; then the `TYPEFUZZ_*` variables apply (`TYPEFUZZ_CASES=100000` or
+//!   `TYPEFUZZ_TIME=5m` makes a campaign). Every run keeps the seeds it found under
+//!   `target/typefuzz/corpus/` and starts from them next time ([`Config::keep_seeds`]).
 //! - **Failures** panic with quickcheck's `[quickcheck] TEST FAILED. Arguments: (...)` followed
 //!   by typefuzz's seed, statistics and the regression file
 //!   (`$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`), replayed first next time.
@@ -57,7 +58,19 @@ use std::fmt::{Debug, Write as _};
 
 use quickcheck::{Arbitrary, Gen, TestResult, Testable};
 use typefuzz_engine::codec::{Decoder, Encoder};
-use typefuzz_engine::{Config, Context, Failure, FailureKind, Mutate, Report, Stats};
+use typefuzz_engine::{
+    Config, Context, Failure, FailureKind, Framework, Mutate, Outcome, Report, Stats,
+};
+
+/// Formats an argument tuple as quickcheck does: each argument's `Debug`, comma-separated (the
+/// engine's argument formatting, shared with the proptest adapter).
+///
+/// ```
+/// use typefuzz_quickcheck::DebugArgs;
+/// assert_eq!((1u8, "a").debug_args(), r#"1, "a""#);
+/// assert_eq!(().debug_args(), "");
+/// ```
+pub use typefuzz_engine::DebugArgs;
 
 /// At most this many `Arbitrary::shrink` candidates are tried per shrink step (quickcheck's
 /// shrinkers can be long), before typefuzz's own.
@@ -138,6 +151,45 @@ thread_local! {
 /// Converts a property's result as quickcheck does.
 fn to_result(r: &impl Testable) -> TestResult {
     RESULT_GEN.with(|gen| r.result(&mut gen.borrow_mut()))
+}
+
+thread_local! {
+    /// A one-test quickcheck runner, used only to ask quickcheck whether a result is a discard:
+    /// `TestResult` exposes `is_failure()` and `is_error()` but no `is_discard()`, and
+    /// `quicktest` counts a passed test and skips a discarded one. One per thread: building a
+    /// `QuickCheck` seeds a `Gen` from the OS.
+    static DISCARD_PROBE: std::cell::RefCell<quickcheck::QuickCheck> =
+        std::cell::RefCell::new(quickcheck::QuickCheck::new().tests(1).max_tests(1));
+}
+
+/// The failure message of a plain failure (`false`, `TestResult::failed()`): quickcheck prints
+/// no error line for it.
+const FAILED: &str = "the property returned false (TestResult::failed)";
+
+/// What a quickcheck result means to the engine, read through quickcheck's public API.
+///
+/// ```
+/// use quickcheck::TestResult;
+/// use typefuzz::Outcome;
+/// use typefuzz_quickcheck::outcome;
+/// assert_eq!(outcome(TestResult::passed()), Outcome::Pass);
+/// assert_eq!(outcome(TestResult::discard()), Outcome::Discard);
+/// assert!(matches!(outcome(TestResult::failed()), Outcome::Fail(_)));
+/// let Outcome::Fail(message) = outcome(TestResult::error("disk full")) else { unreachable!() };
+/// assert!(message.contains("disk full"));
+/// ```
+pub fn outcome(result: TestResult) -> Outcome {
+    if result.is_error() {
+        // The error text is private to `TestResult`; its `Debug` form shows it.
+        return Outcome::Fail(format!("{result:?}"));
+    }
+    if result.is_failure() {
+        return Outcome::Fail(FAILED.into());
+    }
+    match DISCARD_PROBE.with(|probe| probe.borrow_mut().quicktest(result)) {
+        Ok(0) => Outcome::Discard,
+        _ => Outcome::Pass,
+    }
 }
 
 macro_rules! property_fn {
@@ -226,8 +278,9 @@ impl QuickCheck {
         self
     }
 
-    /// quickcheck's cap on all tests; here it only raises typefuzz's discard budget, which is
-    /// already larger by default (`QUICKCHECK_MAX_TESTS`).
+    /// quickcheck's cap on all tests (`QUICKCHECK_MAX_TESTS`). Under a plain `cargo test`
+    /// typefuzz bounds discards by time instead ([`Config::discard_time`]); in a
+    /// `TYPEFUZZ_CASES` campaign it is a floor of the discard budget.
     ///
     /// ```
     /// let qc = typefuzz_quickcheck::QuickCheck::new().max_tests(1_000_000);
@@ -311,27 +364,28 @@ impl QuickCheck {
         self
     }
 
-    /// The engine configuration this builder stands for, `TYPEFUZZ_*` variables applied; the
-    /// larger case count wins.
+    /// The engine configuration this builder stands for ([`Config::for_framework`]:
+    /// `TYPEFUZZ_*` variables and the drop-ins' budget policy applied).
     ///
     /// ```
     /// let config = typefuzz_quickcheck::QuickCheck::new().tests(300).config();
     /// assert!(config.cases >= 300);
     /// ```
     pub fn config(&self) -> Config {
-        let mut config = Config::default().with_cases(self.tests);
-        let discards = config.max_discards;
-        config = config.with_max_discards(discards.map(|max| max.max(self.max_tests)));
-        if let Some(seed) = self.seed {
-            config = config.with_seed(seed);
-        }
-        if let Some(name) = &self.name {
-            config = config.with_name(name.clone());
-        }
-        let mut config = config.apply_env();
-        // The longer budget wins (see the crate docs).
-        config.cases = config.cases.max(self.tests).max(Config::default().cases);
-        config
+        let quickcheck = Framework {
+            name: "quickcheck",
+            cases: self.tests,
+            max_rejects: self.max_tests,
+        };
+        Config::for_framework(quickcheck, |mut config| {
+            if let Some(seed) = self.seed {
+                config = config.with_seed(seed);
+            }
+            if let Some(name) = &self.name {
+                config = config.with_name(name.clone());
+            }
+            config
+        })
     }
 
     /// Runs `property` and returns the report, without panicking.
@@ -356,7 +410,7 @@ impl QuickCheck {
                     gen.get_or_insert_with(|| Gen::from_size_and_seed(size, cx.rng().u64(..)));
                 Args(P::Args::arbitrary(gen))
             },
-            |args: &Args<P::Args>| property.call(args.0.clone()),
+            |args: &Args<P::Args>| outcome(property.call(args.0.clone())),
         )
     }
 
@@ -368,28 +422,27 @@ impl QuickCheck {
     /// typefuzz_quickcheck::QuickCheck::new().quickcheck(all_small as fn(Vec<u8>) -> bool);
     /// ```
     pub fn quickcheck<P: Property>(&self, property: P) -> Stats {
-        self.conclude(
-            self.quicktest(property),
-            &|args| format!("{:?}", args.0),
-            &[],
-        )
+        self.conclude(self.quicktest(property), &|args| format!("{:?}", args.0))
     }
 
     fn conclude<T: Debug>(
         &self,
         report: Report<Args<T>>,
         show: &dyn Fn(&Args<T>) -> String,
-        _names: &[&str],
     ) -> Stats {
         if let Some(failure) = &report.failure {
             panic!("{}", failure_message(failure, &report.stats, show));
         }
+        if let Some(message) = report.never_checked() {
+            panic!("(Unable to generate enough tests, 0 not discarded.) {message}");
+        }
         let stats = report.stats;
-        if stats.valid < self.min_tests_passed || (stats.valid == 0 && stats.tests > 0) {
+        if stats.valid < self.min_tests_passed {
             panic!(
                 "(Unable to generate enough tests, {} not discarded.) typefuzz: {} tests, seed \
-                 {}; raise TYPEFUZZ_MAX_DISCARDS or TYPEFUZZ_TIME",
-                stats.valid, stats.tests, stats.seed
+                 {}; quickcheck's min_tests_passed is {}: raise TYPEFUZZ_MAX_DISCARDS or \
+                 TYPEFUZZ_TIME",
+                stats.valid, stats.tests, stats.seed, self.min_tests_passed
             );
         }
         stats
@@ -438,7 +491,7 @@ pub fn failure_message<T>(
         }
         FailureKind::Fail => {
             let _ = writeln!(out, "[quickcheck] TEST FAILED. Arguments: ({arguments})");
-            if failure.message.contains("err: Some") {
+            if failure.message != FAILED {
                 let _ = writeln!(out, "Error: {}", failure.message);
             }
         }
@@ -452,52 +505,6 @@ pub fn failure_message<T>(
     out
 }
 
-/// Formats an argument tuple as quickcheck does: each argument's `Debug`, comma-separated.
-///
-/// ```
-/// use typefuzz_quickcheck::DebugArgs;
-/// assert_eq!((1u8, "a").debug_args(), r#"1, "a""#);
-/// assert_eq!(().debug_args(), "");
-/// ```
-pub trait DebugArgs {
-    /// The arguments' `Debug` texts, comma-separated.
-    fn debug_args(&self) -> String;
-}
-
-impl DebugArgs for () {
-    fn debug_args(&self) -> String {
-        String::new()
-    }
-}
-
-macro_rules! debug_args {
-    ($( ($($name:ident $index:tt),+) )+) => {$(
-        impl<$($name: Debug),+> DebugArgs for ($($name,)+) {
-            fn debug_args(&self) -> String {
-                let mut out = String::new();
-                $(
-                    if $index > 0 {
-                        out.push_str(", ");
-                    }
-                    let _ = write!(out, "{:?}", self.$index);
-                )+
-                out
-            }
-        }
-    )+};
-}
-
-debug_args! {
-    (A 0)
-    (A 0, B 1)
-    (A 0, B 1, C 2)
-    (A 0, B 1, C 2, D 3)
-    (A 0, B 1, C 2, D 3, E 4)
-    (A 0, B 1, C 2, D 3, E 4, F 5)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
-    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
-}
-
 /// What the macro expands to. Not public API.
 #[doc(hidden)]
 pub mod __private {
@@ -507,7 +514,7 @@ pub mod __private {
     pub fn run_test<P: Property>(name: &'static str, property: P) {
         let qc = QuickCheck::new().name(name);
         let report = qc.quicktest(property);
-        qc.conclude(report, &|args| args.0.debug_args(), &[]);
+        qc.conclude(report, &|args| args.0.debug_args());
     }
 }
 

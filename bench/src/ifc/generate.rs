@@ -70,7 +70,7 @@ fn weighted(rng: &mut Rng, weights: &[u32]) -> usize {
     unreachable!("x < total")
 }
 
-/// An instruction the stack can execute (BENCHMARKS.md's weights: Nop 1, Push 10, BCall 10 with
+/// An instruction the stack can execute (the FuzzChick IFC generator's weights: Nop 1, Push 10, BCall 10 with
 /// ≥ 1 data entry on top, BRet 10 if a return frame exists, Add/Store 10 with ≥ 2 data entries,
 /// Load 10 with ≥ 1).
 fn gen_instr(rng: &mut Rng, stack: &[StackEntry]) -> Instr {

@@ -1,5 +1,6 @@
-//! The benchmark runner: strategies side by side on every workload, the measurement protocol of
-//! `shared/BENCHMARKS.md`, and the report (CSV, markdown, SVG charts).
+//! The benchmark runner: strategies side by side on every workload, measured ETNA's way (several
+//! trials per task with a timeout; a task is solved only when every trial finds the bug; time and
+//! tests to failure recorded per run), and the report (CSV, markdown, SVG charts).
 //!
 //! Modes (`cargo run --release -p typefuzz-bench -- <mode> [flags]`):
 //!
@@ -11,7 +12,8 @@
 //!   `tests/sancov.rs`).
 //!
 //! Flags: `--trials N`, `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
-//! `--strategies a,b,...`, `--seed N`, `--out DIR`, `--max-size N` (overrides every workload's
+//! `--strategies a,b,...`, `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
+//! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
 //! typefuzz size bound).
 
 mod report;
@@ -92,9 +94,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         only: Vec::new(),
         strategies: None,
         seed: 0x7f4a_7c15,
-        out: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("results")
-            .join(mode.name()),
+        out: default_out(mode),
         command: format!(
             "cargo run --release -p typefuzz-bench -- {}",
             args.join(" ")
@@ -138,6 +138,22 @@ fn parse(args: &[String]) -> Result<Options, String> {
         return Err("--trials must be at least 1".into());
     }
     Ok(options)
+}
+
+/// Where results go without `--out`. The README demo (`quick`) writes under the workspace's
+/// `target/`, so trying it does not rewrite the committed results in `bench/results/quick`
+/// (`--out bench/results/quick` updates those on purpose); the other modes write their
+/// committed directory.
+fn default_out(mode: Mode) -> PathBuf {
+    let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    match mode {
+        Mode::Quick => bench
+            .join("..")
+            .join("target")
+            .join("typefuzz-bench")
+            .join("quick"),
+        _ => bench.join("results").join(mode.name()),
+    }
 }
 
 /// Runs the benchmark with command-line `args` (without the program name) and returns the

@@ -16,7 +16,8 @@ use super::{Options, Row};
 use crate::bst::{generate as bgen, Tree};
 use crate::throughput::mirror_twice;
 
-/// Published per-mutant numbers (BENCHMARKS.md): FuzzChick failure rate out of 30 one-hour
+/// Published per-mutant numbers (the FuzzChick and MUTAGEN papers' IFC results, as the MUTAGEN
+/// authors' raw data gives them): FuzzChick failure rate out of 30 one-hour
 /// runs, MUTAGEN mean and max time (s, every run found it) and mean tests.
 const PUBLISHED_IFC: [(u32, f64, f64, u32); 20] = [
     (30, 0.34, 0.76, 3_633),

@@ -1,14 +1,16 @@
 //! Code generation: one file per generated capability.
 
 mod codec;
+mod fingerprint;
 mod generate;
 mod mutate;
 mod shrink;
+mod structure;
 mod subterms;
 mod transition;
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Group, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
 
 use crate::ast::{Container, Variant};
 
@@ -22,6 +24,8 @@ pub fn expand(container: &Container) -> TokenStream {
     let encode = codec::expand_encode(container);
     let decode = codec::expand_decode(container);
     let subterms = subterms::expand(container);
+    let fingerprint = fingerprint::expand(container);
+    let structure = structure::expand(container);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -49,7 +53,13 @@ pub fn expand(container: &Container) -> TokenStream {
                     #decode
                 }
 
+                fn fingerprint(__fingerprint: &mut ::typefuzz::__private::Fingerprint) {
+                    #fingerprint
+                }
+
                 #subterms
+
+                #structure
             }
         };
     }
@@ -83,4 +93,63 @@ fn construct(
         quote!(#member: #value)
     });
     quote!(#path { #(#fields),* })
+}
+
+/// Rewrites the root of every absolute `::typefuzz` path in `tokens` to `krate`
+/// (`#[mutate(crate = "...")]`).
+///
+/// Every expansion names the runtime as `::typefuzz::...`, the way users see it; this one pass
+/// applies the attribute to all of them (and to any capability added later) without threading
+/// the path through each file. Only a leading `::` counts, so `other::typefuzz` (say in a field's
+/// type) is left alone:
+/// `impl ::typefuzz::Mutate for T` becomes `impl typefuzz_engine::Mutate for T` with
+/// `crate = "typefuzz_engine"`.
+pub fn with_crate_path(tokens: TokenStream, krate: &syn::Path) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = TokenStream::new();
+    let mut index = 0;
+    while index < trees.len() {
+        let absolute_typefuzz = match &trees[index..] {
+            [TokenTree::Punct(first), TokenTree::Punct(second), TokenTree::Ident(name), ..] => {
+                first.as_char() == ':'
+                    && first.spacing() == proc_macro2::Spacing::Joint
+                    && second.as_char() == ':'
+                    && name == "typefuzz"
+                    && !index
+                        .checked_sub(1)
+                        .is_some_and(|previous| is_path_segment(&trees[previous]))
+            }
+            _ => false,
+        };
+        if absolute_typefuzz {
+            krate.to_tokens(&mut out);
+            index += 3;
+            continue;
+        }
+        match &trees[index] {
+            TokenTree::Group(group) => {
+                let mut rebased =
+                    Group::new(group.delimiter(), with_crate_path(group.stream(), krate));
+                rebased.set_span(group.span());
+                out.extend([TokenTree::Group(rebased)]);
+            }
+            tree => out.extend([tree.clone()]),
+        }
+        index += 1;
+    }
+    out
+}
+
+/// Whether `tree`, just before `::`, is a path segment (`other` in `other::typefuzz`) rather than
+/// a keyword that may precede an absolute path (`mut` in `&mut ::typefuzz::Context`).
+fn is_path_segment(tree: &TokenTree) -> bool {
+    const BEFORE_ABSOLUTE_PATHS: &[&str] = &[
+        "as", "break", "const", "dyn", "else", "for", "if", "impl", "in", "let", "match", "move",
+        "mut", "ref", "return", "static", "unsafe", "where", "while",
+    ];
+    match tree {
+        TokenTree::Ident(ident) => !BEFORE_ABSOLUTE_PATHS.contains(&ident.to_string().as_str()),
+        // `>` ends generics (`impl<A> ::typefuzz::Mutate`), never a segment of the path.
+        _ => false,
+    }
 }

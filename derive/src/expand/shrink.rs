@@ -1,7 +1,8 @@
-//! `Mutate::shrink`: same-type subterms first, then simpler variants, then each field shrunk.
+//! `Mutate::shrink`: same-type descendants first (children, then grandchildren, ... so a node
+//! can be replaced by a descendant at any depth), then simpler variants, then each field shrunk.
 //!
 //! Every candidate is strictly smaller in the order (number of nodes, variant index): a subterm
-//! or a drop to a variant with fewer fields loses at least one node; a switch between unit
+//! (at any depth) or a drop to a variant with fewer fields loses at least one node; a switch between unit
 //! variants only goes to a lower index; a shrunk field is smaller by the field type's own order.
 
 use proc_macro2::TokenStream;
@@ -17,7 +18,7 @@ pub fn expand(container: &Container) -> TokenStream {
         .iter()
         .any(|v| v.fields.iter().any(|f| f.recursive));
     let subterms =
-        recursive_type.then(|| quote!(::typefuzz::__private::clone_subterms(self, &mut __out);));
+        recursive_type.then(|| quote!(::typefuzz::__private::clone_descendants(self, &mut __out);));
     let arms = container.variants.iter().enumerate().map(|(from_index, from)| {
         let pattern = from.pattern();
         let from_fields = from.active_fields().count();
@@ -57,8 +58,10 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
-    // Candidates clone subterms, and derived `Clone` recurses once per level: a value deeper
-    // than the mutation bound is left unshrunk rather than risking a stack overflow.
+    // A value deeper than the mutation bound gets only its same-type subterms as candidates
+    // (pushed first): each is at least one level shallower, so shrinking makes progress (one
+    // clone per candidate, bounded by the shrink budget) without descending into fields level
+    // by level, which would clone the deep value once per level.
     let too_deep = recursive_type.then(|| {
         quote! {
             if ::typefuzz::__private::deeper_than(self, ::typefuzz::__private::MAX_MUTATION_DEPTH) {
@@ -68,8 +71,8 @@ pub fn expand(container: &Container) -> TokenStream {
     });
     quote! {
         let mut __out = ::typefuzz::__private::Vec::new();
-        #too_deep
         #subterms
+        #too_deep
         match self { #(#arms)* }
         __out
     }

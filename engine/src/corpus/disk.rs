@@ -5,10 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::artifacts::{sha1_hex, write_atomically};
-
-/// Files larger than this are not inputs a typefuzz run wrote; they are reported and skipped.
-const MAX_FILE_SIZE: u64 = 16 << 20;
+use crate::artifacts::{read_input_file, sha1_hex, write_atomically};
 
 /// A corpus directory.
 #[derive(Debug)]
@@ -53,28 +50,12 @@ impl DiskCorpus {
         paths.sort();
         let mut inputs = Vec::with_capacity(paths.len());
         for path in paths {
-            match fs::metadata(&path) {
-                Ok(meta) if meta.is_dir() => continue,
-                Ok(meta) if meta.len() > MAX_FILE_SIZE => {
-                    eprintln!(
-                        "typefuzz: skipping corpus file {}: {} bytes is more than the {} byte limit",
-                        path.display(),
-                        meta.len(),
-                        MAX_FILE_SIZE
-                    );
-                    continue;
-                }
-                Ok(_) => {}
-                Err(error) => {
-                    eprintln!("typefuzz: skipping corpus file {}: {error}", path.display());
-                    continue;
-                }
+            if fs::metadata(&path).is_ok_and(|meta| meta.is_dir()) {
+                continue;
             }
-            match fs::read(&path) {
+            match read_input_file(&path) {
                 Ok(bytes) => inputs.push(bytes),
-                Err(error) => {
-                    eprintln!("typefuzz: skipping corpus file {}: {error}", path.display())
-                }
+                Err(why) => eprintln!("typefuzz: skipping corpus file {}: {why}", path.display()),
             }
         }
         inputs

@@ -1,5 +1,7 @@
 //! Preconditions: `assume!(expr)` discards a run when `expr` is false and scores how close `expr`
-//! was to true, so the search can climb towards valid inputs (BACKGROUND.md section 2).
+//! was to true, so the search can climb towards valid inputs: automatic precondition targeting,
+//! as targeted property-based testing on Hypothesis does it (a score that is >= 0 exactly when
+//! the precondition holds, maximized like any `target!`).
 //!
 //! The `assume!` macro (in typefuzz-derive, re-exported by the `typefuzz` facade) rewrites the
 //! expression at compile time into a score that is `>= 0` exactly when the expression is true:

@@ -54,9 +54,6 @@
 //! }
 //! ```
 
-// `fuzzing` is cargo-fuzz's cfg; the workspace does not declare it (no build script here).
-#![allow(unexpected_cfgs)]
-
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -408,7 +405,8 @@ mod hooks {
     //! `cargo typefuzz test` links a library of no-op copies of exactly these symbols *after*
     //! all crates, for test binaries that do not link the engine: an archive member is only
     //! pulled in for still-undefined symbols, so these definitions win whenever the engine is
-    //! linked. Keep the two sets identical (see `cargo-typefuzz/src/noop_hooks.rs`).
+    //! linked. The two sets are identical: a test of cargo-typefuzz
+    //! (`hooks_library::tests::defines_exactly_the_hooks_of_the_engine`) compares them.
 
     use super::{constant_site, value_profile_compare, COUNTERS_LEN, COUNTERS_START};
     use std::sync::atomic::Ordering;

@@ -1,5 +1,7 @@
 //! Labels: user coverage points, recorded by [`cover!`](crate::cover) and
-//! [`sometimes!`](crate::sometimes) — the "sometimes assertion" idea (BACKGROUND.md section 3).
+//! [`sometimes!`](crate::sometimes) — the "sometimes assertion" idea: coverage need not come from
+//! compiler instrumentation; user labels (QuickCheck's `classify`, Antithesis's sometimes
+//! assertions) are coverage points too.
 //!
 //! A run that hits a label no earlier run hit is interesting, exactly like a new coverage edge,
 //! so labels guide the search without compiler instrumentation.

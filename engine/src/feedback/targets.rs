@@ -1,5 +1,6 @@
 //! Targets: numbers the search maximizes, recorded by [`target!`](crate::target) — targeted
-//! property-based testing (BACKGROUND.md section 2, S = X = real, f = max).
+//! property-based testing (Löscher and Sagonas): the state is the best value seen so far, each
+//! run observes a number, and the update keeps the maximum.
 //!
 //! A run that raises a target's best value is interesting.
 

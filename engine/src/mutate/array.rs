@@ -8,9 +8,11 @@
 //! The product order (element-wise): each candidate replaces one element by a strictly smaller
 //! one, so it is well-founded when the element order is.
 
-use super::vec::{can_descend, mutate_child, same_encoding};
+use super::vec::{can_descend, mutate_child, position, same_encoding};
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// Elements whose shrink candidates are offered, and how many candidates each.
@@ -76,5 +78,18 @@ impl<T: Mutate, const N: usize> Mutate for [T; N] {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         core::array::from_fn(|_| T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("array");
+        fingerprint.number(N as u64);
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("array");
+        for (index, element) in self.iter().enumerate() {
+            structure.child(TYPE, position(index, N), element);
+        }
     }
 }

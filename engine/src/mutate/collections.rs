@@ -20,11 +20,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 
 use super::vec::{
-    can_descend, generate_child, mutate_child, remove_run, SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
-    SHRINK_REMOVALS,
+    can_descend, chunk_removals, generate_child, mutate_child, position, remove_run,
+    SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// How many fresh keys an Insert tries before concluding that the key space is (nearly) full.
@@ -129,6 +131,20 @@ fn mutate_table<T: Table>(table: &mut T, cx: &mut Context) {
     }
 }
 
+/// Reports a map or set to the structure feedback: its length class, then each key (fields 0,
+/// 2, 4 for the first, last and other entries) and value (fields 1, 3, 5).
+fn visit_table<T: Table>(table: &T, constructor: u64, structure: &mut Structure<'_>) {
+    let len = table.length();
+    structure.node(mix(constructor, length_class(len)));
+    let mut index = 0;
+    table.for_each_entry(|key, value| {
+        let field = 2 * position(index, len);
+        structure.child(constructor, field, key);
+        structure.child(constructor, field + 1, value);
+        index += 1;
+    });
+}
+
 fn shrink_table<T: Table>(table: &T, cx: &mut Context) -> Vec<T> {
     let len = table.length();
     let mut out = Vec::new();
@@ -136,12 +152,10 @@ fn shrink_table<T: Table>(table: &T, cx: &mut Context) -> Vec<T> {
         return out;
     }
     out.push(T::default());
-    if len >= 2 {
-        for removed in 0..len.min(SHRINK_REMOVALS) {
-            let mut smaller = table.clone();
-            smaller.retain_positions(|i| i != removed);
-            out.push(smaller);
-        }
+    for removed in chunk_removals(len).into_iter().skip(1) {
+        let mut smaller = table.clone();
+        smaller.retain_positions(|i| !removed.contains(&i));
+        out.push(smaller);
     }
     for index in 0..len.min(SHRINK_ELEMENTS) {
         let Some(key) = table.nth_key(index) else {
@@ -386,6 +400,16 @@ where
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("HashMap");
+        K::fingerprint(fingerprint);
+        V::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        visit_table(self, token("HashMap"), structure);
+    }
 }
 
 /// The same mutator as `HashMap`, in key order, hence deterministic for a given seed.
@@ -421,6 +445,16 @@ impl<K: Mutate + Ord, V: Mutate> Mutate for BTreeMap<K, V> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("BTreeMap");
+        K::fingerprint(fingerprint);
+        V::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        visit_table(self, token("BTreeMap"), structure);
     }
 }
 
@@ -462,6 +496,15 @@ where
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("HashSet");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        visit_table(self, token("HashSet"), structure);
+    }
 }
 
 /// The same mutator as `HashSet`, in element order.
@@ -492,5 +535,14 @@ impl<T: Mutate + Ord> Mutate for BTreeSet<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_table(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("BTreeSet");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        visit_table(self, token("BTreeSet"), structure);
     }
 }

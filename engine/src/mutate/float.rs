@@ -24,6 +24,8 @@
 //! [`shrink`](crate::Mutate::shrink) only returns candidates with a smaller key.
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 macro_rules! float_impls {
@@ -104,6 +106,33 @@ macro_rules! float_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$t>::from_bits(<$bits>::from_le_bytes(input.read_array()))
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name(stringify!($t));
+            }
+
+            fn visit_structure(&self, structure: &mut Structure<'_>) {
+                const TYPE: u64 = token(stringify!($t));
+                let x = *self;
+                let class: u64 = if x.is_nan() {
+                    0
+                } else if x.is_infinite() {
+                    1
+                } else if x == 0.0 {
+                    2
+                } else if !x.is_normal() {
+                    3
+                } else if x.abs() < 1.0 {
+                    4
+                } else if x.fract() == 0.0 && x.abs() <= 1e6 {
+                    5
+                } else if x.abs() <= 1e6 {
+                    6
+                } else {
+                    7
+                };
+                structure.node(mix(TYPE, class | (u64::from(x.is_sign_negative()) << 3)));
             }
         }
 

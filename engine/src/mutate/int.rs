@@ -3,8 +3,10 @@
 //! Every integer type gets the same mutator from one macro. Shrinking orders integers by
 //! magnitude, then sign (`|x|` first, and a negative number is bigger than its absolute value):
 //! every candidate is strictly smaller in that order, which has no infinite descending chain.
-//! Candidates are `0`, `|x|` for negative `x`, then `x - x/2^k` for growing `k` (a binary search
-//! towards the point where a property starts failing), and `x` one step closer to 0.
+//! Candidates are `0`, `|x|` for negative `x`, the small values `1..=8` (and their negations)
+//! below `|x|`, then `x` moved `2^j` towards 0 for each power of two below `|x|`, the largest
+//! first: greedy shrinking over them is a binary search for the point where the property starts
+//! failing (`x <= 1000` failing ends on 1001), and the small values catch modular conditions.
 //!
 //! The codec is fixed-width little-endian; `usize` and `isize` use 8 bytes on every platform.
 //!
@@ -16,11 +18,14 @@
 //! assert_ne!(x, 100);
 //! assert!(matches!(op, Operator::BitFlip | Operator::AddSub | Operator::Interesting
 //!     | Operator::Random | Operator::Toggle));
-//! assert_eq!((-6i32).shrink(&mut cx), vec![0, 6, -3, -5]);
+//! assert_eq!((-6i32).shrink(&mut cx), vec![0, 6, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5]);
+//! assert_eq!(1086u32.shrink(&mut cx)[9..], [62, 574, 830, 958, 1022, 1054, 1070, 1078, 1082, 1084, 1085]);
 //! assert_eq!(codec::to_bytes(&1usize), vec![1, 0, 0, 0, 0, 0, 0, 0]);
 //! ```
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{integer_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// AFL's interesting magnitudes (boundaries of the usual integer widths and a few round numbers),
@@ -65,9 +70,8 @@ const fn magnitudes_up_to(max: u128) -> usize {
     count
 }
 
-/// At most this many intermediate candidates `x - x / 2^k` besides `0`, `x / 2` and `x - signum`,
-/// so the shrink list of a 128-bit integer stays short.
-const MAX_BISECTION_STEPS: u32 = 24;
+/// Shrinking tries the values `1..=SMALL_VALUES` (and their negations) below `|x|`.
+const SMALL_VALUES: u8 = 8;
 
 /// Implements [`Mutate`] for integer types. `signed` selects the extra Toggle (negate) operator
 /// and symmetric generation; `$bytes` is the codec width (8 for `usize`/`isize`, so encodings do
@@ -143,18 +147,36 @@ macro_rules! int_impls {
                         push(positive);
                     }
                 }
-                // x - x/2^k approaches x from the zero side: binary search towards the
-                // boundary where a property starts failing. Division rounds towards zero, so
-                // every step keeps the sign and lowers the magnitude.
-                let mut step = x / 2;
-                let mut steps = 0;
-                while step != 0 && steps < MAX_BISECTION_STEPS {
-                    push(x - step);
-                    step /= 2;
-                    steps += 1;
+                // Small values next: a modular condition (`x % 4 == 2`) fails on one of them,
+                // which no step towards the boundary would reach. Only values of smaller
+                // magnitude qualify.
+                let magnitude = x.abs_diff(0);
+                for small in 1..=SMALL_VALUES {
+                    let small = small as $t;
+                    let small_magnitude = small.abs_diff(0);
+                    if small_magnitude < magnitude {
+                        push(small);
+                        if negative {
+                            push((0 as $t).wrapping_sub(small));
+                        }
+                    }
                 }
-                let towards_zero = if negative { x + 1 } else { x - 1 };
-                push(towards_zero);
+                // x -/+ 2^j for every power of two below |x|, the largest first: the first
+                // candidate that still fails is at most twice as far from the failing boundary
+                // as the nearest one, so repeated shrinking is a binary search that ends on the
+                // boundary itself (`x <= 1000` failing ends on 1001), in O(bits^2) runs.
+                // Subtracting 2^j (j >= 2) also keeps `x % 4`, so modular failures keep failing.
+                let mut power = (magnitude / magnitude) << magnitude.ilog2();
+                loop {
+                    if power < magnitude {
+                        let step = power as $t;
+                        push(if negative { x + step } else { x - step });
+                    }
+                    if power == 1 {
+                        break;
+                    }
+                    power >>= 1;
+                }
                 out
             }
 
@@ -164,6 +186,19 @@ macro_rules! int_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$wide>::from_le_bytes(input.read_array()) as $t
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name(stringify!($t));
+            }
+
+            fn visit_structure(&self, structure: &mut Structure<'_>) {
+                const TYPE: u64 = token(stringify!($t));
+                let x = *self;
+                #[allow(unused_comparisons)]
+                let negative = x < 0;
+                let class = integer_class(x.abs_diff(0) as u128, negative, x == <$t>::MAX, x == <$t>::MIN);
+                structure.node(mix(TYPE, class));
             }
         }
 

@@ -3,6 +3,7 @@
 use core::marker::PhantomData;
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
 /// The single value: nothing to mutate or shrink; encoded as one placeholder byte. No bound on `T`, so a type that only
@@ -37,5 +38,9 @@ impl<T: ?Sized> Mutate for PhantomData<T> {
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte();
         PhantomData
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("PhantomData");
     }
 }

@@ -24,6 +24,8 @@ pub use context::{Context, Operators};
 pub use operator::Operator;
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::Structure;
 
 /// A type whose values typefuzz can generate, mutate, shrink and (de)serialize.
 ///
@@ -41,12 +43,16 @@ use crate::codec::{Decoder, Encoder};
 ///    single value (e.g. `()`).
 /// 3. **Strictly simpler shrinks.** Every candidate returned by [`shrink`](Mutate::shrink) is
 ///    strictly smaller than `self` in a well-founded order (fewer nodes, shorter collections,
-///    integers closer to zero, ...), so repeated shrinking terminates. The list is short (tens of
-///    candidates), most aggressive first.
+///    integers closer to zero, ...), so repeated shrinking terminates. The list is bounded (at
+///    most a few hundred candidates: an integer offers one per bit so that greedy shrinking
+///    binary-searches the failing boundary), most aggressive first.
 /// 4. **Total, bounded codec.** [`decode`](Mutate::decode) accepts every byte string, never
 ///    panics, allocates at most O(input length) and recurses at most [`Decoder::MAX_DEPTH`]
 ///    levels; `decode(encode(v)) == v` for every value no deeper than that bound.
-/// 5. **Subterms.** [`visit_subterms`](Mutate::visit_subterms) visits the values of type `Self`
+/// 5. **Shape fingerprint.** [`fingerprint`](Mutate::fingerprint) describes everything the
+///    codec's meaning depends on (variants in order, fields in order, their names and types), so
+///    two types whose encodings could be confused have different fingerprints.
+/// 6. **Subterms.** [`visit_subterms`](Mutate::visit_subterms) visits the values of type `Self`
 ///    found directly inside `self` (fields of type `Self`, or inside `Box`, `Rc`, `Arc`, `Option`,
 ///    `Vec`, arrays and tuples); it is what crossover splices.
 ///
@@ -84,6 +90,27 @@ pub trait Mutate: Clone + Sized {
     /// Decodes a value from any byte string; total and bounded (see the trait contract).
     fn decode(input: &mut Decoder<'_>) -> Self;
 
+    /// Describes this type's shape for [`fingerprint::of`](crate::fingerprint::of): its
+    /// constructor name, then its parameters' fingerprints in order. `#[derive(Mutate)]` writes
+    /// the variants and fields with their names and types; saved regressions are replayed only
+    /// into a type with the fingerprint they were written with.
+    ///
+    /// The default adds the type's name as `core::any::type_name` spells it, which is safe (a
+    /// different type never matches) but may change with the compiler version, which would make
+    /// saved regressions of the type be kept without being replayed; hand-written impls should
+    /// override it.
+    ///
+    /// ```
+    /// use typefuzz::fingerprint::{of, Fingerprint};
+    /// use typefuzz::Mutate;
+    /// let mut f = Fingerprint::new();
+    /// <Vec<u8>>::fingerprint(&mut f);
+    /// assert_eq!(f.finish(), of::<Vec<u8>>());
+    /// ```
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name(core::any::type_name::<Self>());
+    }
+
     /// Calls `visit` on each value of type `Self` directly inside `self`.
     ///
     /// The default visits nothing, which is right for every type that cannot contain itself.
@@ -94,5 +121,24 @@ pub trait Mutate: Clone + Sized {
     /// Like [`visit_subterms`](Mutate::visit_subterms), with mutable access.
     fn visit_subterms_mut(&mut self, visit: &mut dyn FnMut(&mut Self)) {
         let _ = visit;
+    }
+
+    /// Reports the shape of `self` to the structure feedback: the constructor (or value class)
+    /// of each node with [`Structure::node`] and each child with [`Structure::child`]. See
+    /// [`feedback::structure`](crate::feedback::structure) for what the features are.
+    ///
+    /// The default reports nothing, which is always correct (such values only give the
+    /// structure feedback nothing to go on); `#[derive(Mutate)]` and the standard types
+    /// override it.
+    ///
+    /// ```
+    /// use typefuzz::{Mutate, feedback::structure::Structure};
+    /// let mut map = vec![0u64; Structure::MAP_WORDS];
+    /// let mut structure = Structure::new(&mut map);
+    /// Some(u8::MAX).visit_structure(&mut structure);
+    /// assert!(structure.new_features() > 0);
+    /// ```
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        let _ = structure;
     }
 }

@@ -12,6 +12,8 @@
 
 use super::vec::{can_descend, mutate_child};
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// The family an `Option` or `Result` mutation uses.
@@ -121,6 +123,23 @@ impl<T: Mutate> Mutate for Option<T> {
             _ => Some(T::decode(input)),
         }
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Option");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const NONE: u64 = token("Option::None");
+        const SOME: u64 = token("Option::Some");
+        match self {
+            None => structure.node(NONE),
+            Some(payload) => {
+                structure.node(SOME);
+                structure.child(SOME, 0, payload);
+            }
+        }
+    }
 }
 
 /// `Ok` or `Err` with equal probability, the payload one level deeper. Mutation switches
@@ -200,6 +219,27 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
         match input.read_tag(2) {
             0 => Ok(T::decode(input)),
             _ => Err(E::decode(input)),
+        }
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Result");
+        T::fingerprint(fingerprint);
+        E::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const OK: u64 = token("Result::Ok");
+        const ERR: u64 = token("Result::Err");
+        match self {
+            Ok(payload) => {
+                structure.node(OK);
+                structure.child(OK, 0, payload);
+            }
+            Err(payload) => {
+                structure.node(ERR);
+                structure.child(ERR, 0, payload);
+            }
         }
     }
 }

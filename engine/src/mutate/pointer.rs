@@ -7,6 +7,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Delegates every operation to the boxed value.
@@ -38,6 +40,15 @@ impl<T: Mutate> Mutate for Box<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Box::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Box");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        (**self).visit_structure(structure);
     }
 }
 
@@ -74,6 +85,15 @@ impl<T: Mutate> Mutate for Rc<T> {
     fn decode(input: &mut Decoder<'_>) -> Self {
         Rc::new(T::decode(input))
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Rc");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        (**self).visit_structure(structure);
+    }
 }
 
 /// Delegates to the shared value; mutation goes through [`Arc::make_mut`].
@@ -106,5 +126,14 @@ impl<T: Mutate> Mutate for Arc<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         Arc::new(T::decode(input))
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Arc");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        (**self).visit_structure(structure);
     }
 }

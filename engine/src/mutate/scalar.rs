@@ -8,6 +8,8 @@
 //! - `()`: a single value, nothing to shrink.
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::structure::{mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Toggles the value; shrinks `true` to `false`; encodes as one byte (decoding reads its low bit).
@@ -45,6 +47,15 @@ impl Mutate for bool {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte() & 1 == 1
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("bool");
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("bool");
+        structure.node(mix(TYPE, u64::from(*self)));
     }
 }
 
@@ -177,6 +188,28 @@ impl Mutate for char {
         // Fold values above the scalar range back into it; surrogates have no character.
         char::from_u32(code % (char::MAX as u32 + 1)).unwrap_or(char::REPLACEMENT_CHARACTER)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("char");
+    }
+
+    /// Classes: NUL, other control, space, digit, lower, upper, other ASCII, then two-, three- and
+    /// four-byte UTF-8 characters.
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("char");
+        let c = *self;
+        let class: u64 = match c {
+            '\0' => 0,
+            _ if c.is_ascii_control() => 1,
+            ' ' => 2,
+            '0'..='9' => 3,
+            'a'..='z' => 4,
+            'A'..='Z' => 5,
+            _ if c.is_ascii() => 6,
+            _ => 5 + c.len_utf8() as u64,
+        };
+        structure.node(mix(TYPE, class));
+    }
 }
 
 /// The single value: generation, mutation and shrinking do nothing; the codec writes one
@@ -205,6 +238,10 @@ impl Mutate for () {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte();
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("()");
     }
 }
 

@@ -8,11 +8,13 @@
 
 use super::scalar::interesting_char;
 use super::vec::{
-    can_descend, generate_child, mutate_child, remove_run, SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
-    SHRINK_REMOVALS,
+    can_descend, chunk_removals, generate_child, mutate_child, remove_run, SHRINK_ELEMENTS,
+    SHRINK_PER_ELEMENT,
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::structure::{length_class, mix, token, Structure};
+use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
 
 /// Byte offset of character number `index` (the string's length for `index == chars`).
@@ -144,18 +146,10 @@ impl Mutate for String {
         if len == 0 {
             return out;
         }
-        out.push(String::new());
-        if len >= 4 {
-            let middle = offset(self, len / 2);
-            out.push(self[..middle].to_owned());
-            out.push(self[middle..].to_owned());
-        }
-        if len >= 2 {
-            for (at, c) in self.char_indices().take(SHRINK_REMOVALS) {
-                let mut removed = self.clone();
-                removed.replace_range(at..at + c.len_utf8(), "");
-                out.push(removed);
-            }
+        for removed in chunk_removals(len) {
+            let mut smaller = self.clone();
+            smaller.replace_range(offset(self, removed.start)..offset(self, removed.end), "");
+            out.push(smaller);
         }
         for (at, old) in self.char_indices().take(SHRINK_ELEMENTS) {
             for c in old.shrink(cx).into_iter().take(SHRINK_PER_ELEMENT) {
@@ -175,5 +169,21 @@ impl Mutate for String {
     fn decode(input: &mut Decoder<'_>) -> Self {
         let len = input.read_len();
         String::from_utf8_lossy(input.read_bytes(len)).into_owned()
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("String");
+    }
+
+    /// The length class (in characters), and the first and last characters' classes.
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("String");
+        structure.node(mix(TYPE, length_class(self.len())));
+        if let Some(first) = self.chars().next() {
+            structure.child(TYPE, 0, &first);
+        }
+        if let Some(last) = self.chars().next_back() {
+            structure.child(TYPE, 1, &last);
+        }
     }
 }

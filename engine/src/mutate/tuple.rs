@@ -23,10 +23,9 @@
 use super::vec::mutate_child;
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
-
-/// Shrink candidates taken from each component.
-const SHRINK_PER_COMPONENT: usize = 8;
 
 /// The position of the `pick`-th `true` in `mutable`.
 fn nth_mutable(mutable: &[bool], pick: usize) -> usize {
@@ -66,7 +65,7 @@ macro_rules! tuple_impls {
             fn shrink(&self, cx: &mut Context) -> Vec<Self> {
                 let mut out = Vec::new();
                 $(
-                    for candidate in self.$index.shrink(cx).into_iter().take(SHRINK_PER_COMPONENT) {
+                    for candidate in self.$index.shrink(cx) {
                         let mut smaller = self.clone();
                         smaller.$index = candidate;
                         out.push(smaller);
@@ -81,6 +80,19 @@ macro_rules! tuple_impls {
 
             fn decode(input: &mut Decoder<'_>) -> Self {
                 ($($name::decode(input),)+)
+            }
+
+            fn fingerprint(fingerprint: &mut Fingerprint) {
+                fingerprint.name("tuple");
+                fingerprint.number([$($index),+].len() as u64);
+                $($name::fingerprint(fingerprint);)+
+            }
+
+            fn visit_structure(&self, structure: &mut Structure<'_>) {
+                const TYPE: u64 = token(stringify!(($($name,)+)));
+                $(
+                    structure.child(TYPE, $index, &self.$index);
+                )+
             }
         }
     )+};

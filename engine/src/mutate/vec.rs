@@ -3,7 +3,8 @@
 //! # Shrink order
 //!
 //! Sequences are ordered by length first, then lexicographically by the elements' own shrink
-//! orders. Candidates are shorter (empty, a half, one element removed) or keep the length and
+//! orders. Candidates are shorter (empty, chunks of halving size removed down to single
+//! elements, see [`chunk_removals`]) or keep the length and
 //! replace one element by one of its shrink candidates, so each is strictly smaller; for a fixed
 //! length the lexicographic product of well-founded orders is well-founded, hence so is this.
 
@@ -11,14 +12,20 @@ use std::collections::VecDeque;
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
+use crate::fingerprint::Fingerprint;
+use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
-/// At most this many single-element removals in a shrink list.
-pub(super) const SHRINK_REMOVALS: usize = 32;
+/// At most this many removals (of one element or a chunk) in a shrink list.
+pub(super) const SHRINK_REMOVALS: usize = 256;
 /// Elements whose own shrink candidates are offered, and how many candidates each.
 pub(super) const SHRINK_ELEMENTS: usize = 4;
-/// See [`SHRINK_ELEMENTS`].
+/// Shrink candidates offered per element at least.
 pub(super) const SHRINK_PER_ELEMENT: usize = 4;
+/// Element shrink candidates offered in all (spread over the elements, each getting at least
+/// [`SHRINK_PER_ELEMENT`]): a short sequence gets its elements' full candidate lists, so
+/// integers inside it shrink by the same binary search as on their own.
+pub(super) const SHRINK_ELEMENT_BUDGET: usize = 256;
 /// Longest run one Remove takes out.
 pub(super) const MAX_REMOVE_RUN: usize = 8;
 
@@ -194,35 +201,76 @@ fn shrink_sequence<T: Mutate, S: Sequence<T>>(seq: &S, cx: &mut Context) -> Vec<
     if len == 0 {
         return out;
     }
-    let slice = |range: core::ops::Range<usize>| range.map(|i| seq.at(i).clone()).collect::<S>();
-    out.push(slice(0..0));
-    if len >= 4 {
-        out.push(slice(0..len / 2));
-        out.push(slice(len / 2..len));
+    let without = |removed: core::ops::Range<usize>| {
+        (0..len)
+            .filter(|i| !removed.contains(i))
+            .map(|i| seq.at(i).clone())
+            .collect::<S>()
+    };
+    for removed in chunk_removals(len) {
+        out.push(without(removed));
     }
-    if len >= 2 {
-        for removed in 0..len.min(SHRINK_REMOVALS) {
-            out.push(
-                (0..len)
-                    .filter(|&i| i != removed)
-                    .map(|i| seq.at(i).clone())
-                    .collect(),
-            );
-        }
-    }
-    for index in 0..len.min(SHRINK_ELEMENTS) {
-        for candidate in seq
-            .at(index)
-            .shrink(cx)
-            .into_iter()
-            .take(SHRINK_PER_ELEMENT)
-        {
-            let mut replaced = slice(0..len);
+    let per_element = (SHRINK_ELEMENT_BUDGET / len).max(SHRINK_PER_ELEMENT);
+    for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
+        for candidate in seq.at(index).shrink(cx).into_iter().take(per_element) {
+            let mut replaced = without(0..0);
             *replaced.at_mut(index) = candidate;
             out.push(replaced);
         }
     }
     out
+}
+
+/// The index ranges a shrink deletes from a collection of `len` elements, as delta debugging
+/// does: everything, then aligned chunks of `len/2`, `len/4`, ... down to single elements, so a
+/// long failing input loses large parts first and still ends with no removable element. At most
+/// [`SHRINK_REMOVALS`] ranges: a very long collection gets its coarse levels only, and the next
+/// shrink step (once it is shorter) gets the finer ones.
+pub(super) fn chunk_removals(len: usize) -> Vec<core::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    if len == 0 {
+        return ranges;
+    }
+    ranges.push(0..len);
+    let mut chunk = len / 2;
+    while chunk >= 1 && ranges.len() < SHRINK_REMOVALS {
+        let mut start = 0;
+        while start < len && ranges.len() < SHRINK_REMOVALS {
+            ranges.push(start..(start + chunk).min(len));
+            start += chunk;
+        }
+        if chunk == 1 {
+            break;
+        }
+        chunk /= 2;
+    }
+    ranges
+}
+
+/// Where element `index` of `len` sits, as a structure field: first (0), last (1), or in between
+/// (2), so features tell "the first element is ..." from "some element is ...".
+pub(super) fn position(index: usize, len: usize) -> u32 {
+    if index == 0 {
+        0
+    } else if index + 1 == len {
+        1
+    } else {
+        2
+    }
+}
+
+/// Reports a collection to the structure feedback: its length class, then each element at its
+/// [`position`].
+pub(super) fn visit_elements<'a, T: Mutate + 'a>(
+    constructor: u64,
+    len: usize,
+    elements: impl Iterator<Item = &'a T>,
+    structure: &mut Structure<'_>,
+) {
+    structure.node(mix(constructor, length_class(len)));
+    for (index, element) in elements.enumerate() {
+        structure.child(constructor, position(index, len), element);
+    }
 }
 
 fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
@@ -272,6 +320,15 @@ impl<T: Mutate> Mutate for Vec<T> {
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_sequence(input)
     }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("Vec");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        visit_elements(token("Vec"), self.len(), self.iter(), structure);
+    }
 }
 
 /// The same mutator, shrinker and codec as `Vec<T>`.
@@ -306,5 +363,14 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn decode(input: &mut Decoder<'_>) -> Self {
         decode_sequence(input)
+    }
+
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("VecDeque");
+        T::fingerprint(fingerprint);
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        visit_elements(token("VecDeque"), self.len(), self.iter(), structure);
     }
 }

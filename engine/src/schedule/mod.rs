@@ -1,0 +1,336 @@
+//! Schedule: the policy that decides what the next test is — a fresh value from the generator or
+//! a mutant of which seed — how much energy (how many mutants) each seed gets, and when the
+//! search starts over.
+//!
+//! The loop ([`fuzzer`](crate::fuzzer)) asks [`Scheduler::pick`] for the next test, tells
+//! [`Scheduler::after_run`] whether it found something, hands new seeds to
+//! [`Scheduler::admit`], and asks [`Scheduler::restart_if_stagnated`] after every test. The
+//! scheduler owns the in-memory [`Queues`] and one [`Stagnation`] counter (tests since the last
+//! find); what differs between schedules is a [`Policy`], one per [`Schedule`]:
+//!
+//! - [`Schedule::FuzzChick`] ([`fuzzchick`]): Algorithm 3 of the FuzzChick paper, faithfully.
+//! - [`Schedule::Default`] ([`default`]): LIFO fresh finds, a revisited pool, rarity
+//!   tournaments, stacked mutations, restarts after long stagnation.
+//! - [`Schedule::Generate`] ([`generate`]): always a fresh generation (the QuickCheck baseline).
+
+mod default;
+mod fuzzchick;
+mod generate;
+mod policy;
+
+use crate::corpus::{QueueKind, Queues, Seed, SeedId};
+use crate::{Context, Schedule};
+use policy::{EnergyScale, Policy};
+
+/// The next test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pick {
+    /// A freshly generated value.
+    Generate,
+    /// `mutations` stacked mutations of seed `seed`, which sits in `queue`.
+    Mutate {
+        queue: QueueKind,
+        seed: SeedId,
+        mutations: u32,
+    },
+}
+
+/// Largest energy a seed can accumulate.
+pub(crate) const MAX_ENERGY: u32 = 1 << 16;
+
+/// Tests without a find after which the search counts as stuck (the default schedule then
+/// generates more often), and after which it first starts over.
+const STUCK_AFTER: u64 = 50_000;
+/// Each restart waits this much longer (numerator, denominator) than the last before the next.
+const RESTART_GROWTH: (u64, u64) = (3, 2);
+/// Longest stagnation tolerated before a restart, however many restarts came before.
+const MAX_RESTART_AFTER: u64 = 10_000_000;
+
+/// How long the search has gone without a find: the one stagnation measure of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stagnation {
+    /// Tests picked since the last find (or the last restart), the current one included.
+    tests_without_find: u64,
+    /// The stagnation that triggers the next restart (for policies that restart).
+    restart_after: u64,
+}
+
+impl Stagnation {
+    fn new() -> Self {
+        Stagnation {
+            tests_without_find: 0,
+            restart_after: STUCK_AFTER,
+        }
+    }
+
+    fn picked(&mut self) {
+        self.tests_without_find += 1;
+    }
+
+    fn found(&mut self) {
+        self.tests_without_find = 0;
+    }
+
+    /// Whether no find has been made for a long time.
+    pub(crate) fn is_stuck(&self) -> bool {
+        self.tests_without_find > STUCK_AFTER
+    }
+
+    fn restart_due(&self) -> bool {
+        self.tests_without_find > self.restart_after
+    }
+
+    /// Starts counting anew, and waits longer for the next restart.
+    fn restarted(&mut self) {
+        self.tests_without_find = 0;
+        let (numerator, denominator) = RESTART_GROWTH;
+        self.restart_after =
+            (self.restart_after.saturating_mul(numerator) / denominator).min(MAX_RESTART_AFTER);
+    }
+}
+
+/// The scheduling state of a run: the policy, the queues it manages, the stagnation counter, and
+/// the running novelty average that scales new seeds' energy.
+pub(crate) struct Scheduler<T> {
+    policy: Box<dyn Policy<T>>,
+    queues: Queues<T>,
+    stagnation: Stagnation,
+    novelty_total: u64,
+    seeds_admitted: u64,
+}
+
+impl<T> Scheduler<T> {
+    /// A scheduler for `schedule` with queues of at most `capacity` seeds each.
+    pub(crate) fn new(schedule: Schedule, capacity: usize) -> Self {
+        Scheduler {
+            policy: policy::for_schedule(schedule),
+            queues: Queues::new(capacity),
+            stagnation: Stagnation::new(),
+            novelty_total: 0,
+            seeds_admitted: 0,
+        }
+    }
+
+    /// The queues, for reading seeds and their sizes.
+    pub(crate) fn queues(&self) -> &Queues<T> {
+        &self.queues
+    }
+
+    /// Drops every seed for which `keep` is false (see [`Queues::retain`]).
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&Seed<T>) -> bool) {
+        self.queues.retain(keep);
+    }
+
+    /// Chooses the next test.
+    /// `rarity` tells how often the rarest feature a seed discovered has been hit since: the
+    /// lower, the more the default schedule favours the seed.
+    pub(crate) fn pick(&mut self, cx: &mut Context, rarity: &dyn Fn(&Seed<T>) -> u64) -> Pick {
+        self.stagnation.picked();
+        self.policy
+            .pick(&mut self.queues, cx, &self.stagnation, rarity)
+    }
+
+    /// Bookkeeping after a test ran: `pick` is what the schedule chose (`None` for replayed and
+    /// loaded inputs), `productive` whether the test was kept as a new seed. Spends energy,
+    /// rewards a productive seed; the seed may move or go, so read it before.
+    pub(crate) fn after_run(&mut self, pick: Option<Pick>, productive: bool) {
+        if productive {
+            self.stagnation.found();
+        }
+        let Some(Pick::Mutate { queue, seed, .. }) = pick else {
+            return;
+        };
+        if let Some(parent) = self.queues.get_mut(seed) {
+            parent.picks += 1;
+        }
+        self.policy
+            .after_run(&mut self.queues, queue, seed, productive);
+    }
+
+    /// Gives `seed` its starting energy and hands it to the policy, which may keep it in `kind`'s
+    /// queue.
+    pub(crate) fn admit(&mut self, kind: QueueKind, mut seed: Seed<T>, cx: &mut Context) {
+        let energy = self.energy(seed.novelty, seed.depth, kind);
+        seed.energy = energy;
+        seed.base_energy = energy;
+        self.seeds_admitted += 1;
+        self.novelty_total += u64::from(seed.novelty);
+        self.policy.admit(&mut self.queues, kind, seed, cx);
+    }
+
+    /// Starts the search over if the policy restarts and the search has stagnated long enough:
+    /// empty queues and a fresh energy average (the caller resets the feedback state, so that
+    /// seeds are judged anew). Says whether it did.
+    ///
+    /// Searches that find a sparse bug tend to find it early or to sink into a region where
+    /// nothing new happens; independent restarts with growing epochs turn that all-or-nothing
+    /// behaviour into a steady chance per epoch.
+    pub(crate) fn restart_if_stagnated(&mut self) -> bool {
+        if !self.policy.restarts() || !self.stagnation.restart_due() {
+            return false;
+        }
+        self.queues = Queues::new(self.queues.capacity);
+        self.novelty_total = 0;
+        self.seeds_admitted = 0;
+        self.stagnation.restarted();
+        true
+    }
+
+    /// The energy a new seed starts with (AFL's `calculate_score`, without execution times):
+    /// the policy's base, scaled by how much novelty the seed brought relative to the average and
+    /// by its depth.
+    fn energy(&self, novelty: u32, depth: u32, kind: QueueKind) -> u32 {
+        let EnergyScale {
+            base,
+            discarded_divisor,
+        } = self.policy.energy_scale();
+        let average = if self.seeds_admitted == 0 {
+            f64::from(novelty.max(1))
+        } else {
+            self.novelty_total as f64 / self.seeds_admitted as f64
+        };
+        let mut energy = base
+            * novelty_factor(f64::from(novelty) / average.max(MIN_AVERAGE_NOVELTY))
+            * depth_factor(depth);
+        if kind == QueueKind::Discarded {
+            energy /= discarded_divisor;
+        }
+        (energy as u32).clamp(1, MAX_ENERGY)
+    }
+}
+
+/// Floor of the average novelty, so the ratio to it is always defined.
+const MIN_AVERAGE_NOVELTY: f64 = 1e-9;
+
+/// AFL's novelty factor: (lowest ratio of the seed's novelty to the average, factor), first match.
+const NOVELTY_FACTORS: [(f64, f64); 7] = [
+    (3.0, 3.0),
+    (2.0, 2.0),
+    (1.33, 1.5),
+    (0.75, 1.0),
+    (0.5, 0.75),
+    (0.33, 0.5),
+    (f64::NEG_INFINITY, 0.25),
+];
+
+/// AFL's depth factor: (deepest depth, factor), first match; deeper seeds get [`DEEPEST_FACTOR`].
+const DEPTH_FACTORS: [(u32, f64); 4] = [(3, 1.0), (7, 2.0), (13, 3.0), (25, 4.0)];
+const DEEPEST_FACTOR: f64 = 5.0;
+
+fn novelty_factor(ratio: f64) -> f64 {
+    NOVELTY_FACTORS
+        .iter()
+        .find(|&&(at_least, _)| ratio >= at_least)
+        .map_or(1.0, |&(_, factor)| factor)
+}
+
+fn depth_factor(depth: u32) -> f64 {
+    DEPTH_FACTORS
+        .iter()
+        .find(|&&(deepest, _)| depth <= deepest)
+        .map_or(DEEPEST_FACTOR, |&(_, factor)| factor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Place;
+
+    fn seed(novelty: u32, depth: u32) -> Seed<u8> {
+        Seed::new(0, Vec::new(), depth, novelty, Vec::new(), 1)
+    }
+
+    fn never_rare(_: &Seed<u8>) -> u64 {
+        0
+    }
+
+    #[test]
+    fn one_stagnation_counter_says_stuck_then_restarts_with_growing_epochs() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+        let mut cx = Context::new(1);
+        let mut restarts_at = Vec::new();
+        for test in 1..=200_000u64 {
+            let pick = scheduler.pick(&mut cx, &never_rare);
+            assert_eq!(pick, Pick::Generate, "nothing to mutate");
+            // A find at test 10 resets the count.
+            scheduler.after_run(Some(pick), test == 10);
+            if test == 10 + STUCK_AFTER {
+                assert!(!scheduler.stagnation.is_stuck());
+            }
+            if test == 10 + STUCK_AFTER + 1 {
+                assert!(scheduler.stagnation.is_stuck());
+            }
+            if scheduler.restart_if_stagnated() {
+                restarts_at.push(test);
+            }
+        }
+        let first = 10 + STUCK_AFTER + 1;
+        let second = first + STUCK_AFTER * 3 / 2 + 1;
+        assert_eq!(restarts_at, [first, second]);
+    }
+
+    #[test]
+    fn only_the_default_schedule_restarts() {
+        for schedule in [Schedule::FuzzChick, Schedule::Generate] {
+            let mut scheduler = Scheduler::<u8>::new(schedule, 16);
+            let mut cx = Context::new(1);
+            for _ in 0..=STUCK_AFTER + 1 {
+                let pick = scheduler.pick(&mut cx, &never_rare);
+                scheduler.after_run(Some(pick), false);
+            }
+            assert!(scheduler.stagnation.restart_due());
+            assert!(!scheduler.restart_if_stagnated(), "{schedule:?}");
+        }
+    }
+
+    #[test]
+    fn restart_empties_the_queues() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+        let mut cx = Context::new(1);
+        scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
+        scheduler.stagnation.tests_without_find = STUCK_AFTER + 1;
+        assert!(scheduler.restart_if_stagnated());
+        assert!(scheduler.queues().is_empty());
+        assert_eq!(scheduler.seeds_admitted, 0);
+    }
+
+    #[test]
+    fn energy_scales_with_novelty_depth_and_queue() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+        // The first seed is its own average: base energy.
+        assert_eq!(scheduler.energy(5, 0, QueueKind::Valid), 64);
+        assert_eq!(scheduler.energy(5, 0, QueueKind::Discarded), 32);
+        scheduler.seeds_admitted = 4;
+        scheduler.novelty_total = 8; // average novelty 2
+        assert_eq!(scheduler.energy(6, 0, QueueKind::Valid), 64 * 3);
+        assert_eq!(scheduler.energy(2, 5, QueueKind::Valid), 64 * 2);
+        assert_eq!(scheduler.energy(0, 0, QueueKind::Valid), 16);
+        assert_eq!(scheduler.energy(u32::MAX, 99, QueueKind::Valid), 64 * 3 * 5);
+        let fuzzchick = Scheduler::<u8>::new(Schedule::FuzzChick, 16);
+        assert_eq!(fuzzchick.energy(1, 0, QueueKind::Discarded), 33);
+    }
+
+    #[test]
+    fn factor_tables_match_afl() {
+        let factors: Vec<f64> = [0.1, 0.4, 0.6, 1.0, 1.5, 2.5, 4.0]
+            .map(novelty_factor)
+            .to_vec();
+        assert_eq!(factors, [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0]);
+        let depths: Vec<f64> = [0, 3, 4, 8, 20, 26].map(depth_factor).to_vec();
+        assert_eq!(depths, [1.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    }
+
+    #[test]
+    fn admitted_seeds_are_fresh_and_picked_by_id() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::FuzzChick, 16);
+        let mut cx = Context::new(1);
+        scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
+        let Pick::Mutate { queue, seed, .. } = scheduler.pick(&mut cx, &never_rare) else {
+            panic!("a FuzzChick schedule with a valid seed mutates it");
+        };
+        assert_eq!(queue, QueueKind::Valid);
+        let kept = scheduler.queues().seed(seed);
+        assert_eq!(kept.place(), Place::Fresh);
+        assert_eq!(kept.energy, 100);
+    }
+}

@@ -1,0 +1,183 @@
+//! Process-ending failures are caught as libFuzzer catches them: a property that aborts,
+//! overflows its stack, panics while panicking or calls `exit(0)` makes the process fail, leaves
+//! a `crash-<sha1>` file holding the input, prints the seed and the replay command, and the next
+//! run replays that input first.
+//!
+//! Each scenario runs this test binary again as a child process, with `TYPEFUZZ_CRASH_SCENARIO`
+//! selecting what the property does on inputs of 200 and above.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use typefuzz::{check, codec, Config};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "typefuzz-crash-recovery-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[allow(unconditional_recursion)]
+fn recurse(depth: u64) -> u64 {
+    let frame = [depth; 32];
+    std::hint::black_box(&frame);
+    recurse(depth + 1) + frame[0]
+}
+
+struct PanicsOnDrop;
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        panic!("the second panic, while unwinding");
+    }
+}
+
+/// The child: a property that ends the process on inputs >= 200, the way the scenario says.
+#[test]
+fn crash_child() {
+    let (Some(scenario), Some(dir)) = (
+        std::env::var("TYPEFUZZ_CRASH_SCENARIO").ok(),
+        std::env::var_os("TYPEFUZZ_CRASH_DIR"),
+    ) else {
+        return;
+    };
+    static FIRST: AtomicBool = AtomicBool::new(true);
+    let config = Config::default()
+        .with_seed(1)
+        .with_name("crash_child")
+        .with_regressions(PathBuf::from(dir).join("prop.txt"));
+    check(
+        &config,
+        |cx| cx.generate::<u8>(),
+        |x| {
+            if FIRST.swap(false, Ordering::Relaxed) {
+                eprintln!("first input: {x}");
+            }
+            if *x < 200 {
+                return;
+            }
+            match scenario.as_str() {
+                "abort" => std::process::abort(),
+                "stack-overflow" => {
+                    recurse(0);
+                }
+                "exit" => std::process::exit(0),
+                "double-panic" => {
+                    let _guard = PanicsOnDrop;
+                    panic!("the first panic");
+                }
+                other => panic!("unknown scenario {other}"),
+            }
+        },
+    );
+    unreachable!("every scenario ends the process");
+}
+
+fn run(scenario: &str, dir: &Path) -> Output {
+    Command::new(std::env::current_exe().unwrap())
+        .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("TYPEFUZZ_CRASH_SCENARIO", scenario)
+        .env("TYPEFUZZ_CRASH_DIR", dir)
+        .output()
+        .unwrap()
+}
+
+fn crash_files(dir: &Path) -> Vec<PathBuf> {
+    match std::fs::read_dir(dir.join("prop.artifacts")) {
+        Ok(entries) => entries
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| {
+                path.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("crash-")
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Runs `scenario` twice and checks what both runs must show; returns the two stderrs.
+fn crashes_are_saved_and_replayed_first(scenario: &str) -> (String, String) {
+    let dir = scratch(scenario);
+    let first = run(scenario, &dir);
+    let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
+    assert!(
+        !first.status.success(),
+        "{scenario}: the process fails\n{stderr}"
+    );
+    let files = crash_files(&dir);
+    assert_eq!(files.len(), 1, "{scenario}: one crash file\n{stderr}");
+    let input: u8 = codec::from_bytes(&std::fs::read(&files[0]).unwrap());
+    assert!(input >= 200, "the saved input is the crashing one: {input}");
+    assert!(
+        stderr.contains(&files[0].display().to_string()),
+        "{scenario}: names the file\n{stderr}"
+    );
+    assert!(
+        stderr.contains("TYPEFUZZ_SEED=1"),
+        "{scenario}: the seed\n{stderr}"
+    );
+    assert!(
+        stderr.contains("replay: cargo test crash_child"),
+        "{scenario}: the replay command\n{stderr}"
+    );
+
+    let second = run(scenario, &dir);
+    let replayed = String::from_utf8_lossy(&second.stderr).into_owned();
+    assert!(
+        !second.status.success(),
+        "{scenario}: fails again\n{replayed}"
+    );
+    assert!(
+        replayed.contains(&format!("first input: {input}")),
+        "{scenario}: the crash input is replayed first\n{replayed}"
+    );
+    assert!(
+        replayed.contains("while a property was running"),
+        "{scenario}: the failure is reported\n{replayed}"
+    );
+    (stderr, replayed)
+}
+
+#[test]
+fn an_abort_leaves_a_crash_file_replayed_first() {
+    let (stderr, _) = crashes_are_saved_and_replayed_first("abort");
+    assert!(stderr.contains("aborted"), "{stderr}");
+}
+
+#[test]
+fn a_stack_overflow_leaves_a_crash_file_replayed_first() {
+    let (stderr, _) = crashes_are_saved_and_replayed_first("stack-overflow");
+    assert!(stderr.contains("SIGSEGV"), "{stderr}");
+}
+
+#[test]
+fn exit_inside_a_property_fails_and_leaves_a_crash_file() {
+    let dir = scratch("exit-status");
+    let output = run("exit", &dir);
+    assert_eq!(
+        output.status.code(),
+        Some(77),
+        "exit(0) in a property is not a pass: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (stderr, _) = crashes_are_saved_and_replayed_first("exit");
+    assert!(stderr.contains("`exit` was called"), "{stderr}");
+}
+
+#[test]
+fn a_double_panic_shows_both_messages() {
+    let (stderr, _) = crashes_are_saved_and_replayed_first("double-panic");
+    assert!(stderr.contains("the first panic"), "{stderr}");
+    assert!(
+        stderr.contains("the second panic, while unwinding"),
+        "{stderr}"
+    );
+}
