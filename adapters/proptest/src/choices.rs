@@ -52,7 +52,8 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use proptest::strategy::Strategy;
+use proptest::arbitrary::any;
+use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
 use typefuzz_engine::codec::{Decoder, Encoder};
 use typefuzz_engine::{Context, Mutate, Operator};
@@ -119,6 +120,9 @@ fn growth_limit() -> usize {
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Choices {
     bytes: Vec<u8>,
+    /// `Some((seed, skip))`: not replayed from the bytes but from a ChaCha stream seeded with
+    /// `seed`, after `skip` words (see [`Recording`]); mutated by regeneration only.
+    seeded: Option<([u8; 32], u32)>,
 }
 
 impl Choices {
@@ -129,7 +133,10 @@ impl Choices {
     /// assert_eq!(Choices::new(vec![1, 2]).as_bytes(), &[1, 2]);
     /// ```
     pub fn new(bytes: Vec<u8>) -> Self {
-        Choices { bytes }
+        Choices {
+            bytes,
+            seeded: None,
+        }
     }
 
     /// The bytes.
@@ -163,37 +170,7 @@ impl Choices {
         config: &ProptestConfig,
         seed: [u8; 32],
     ) -> Result<(S::Tree, Choices), Reason> {
-        let mut runner = Self::runner(config, TestRng::from_seed(RngAlgorithm::Recorder, &seed));
-        Self::draw(strategy, &mut runner)
-    }
-
-    /// Generates a value of `strategy` with `runner`, whose random stream must be a recorder
-    /// ([`RngAlgorithm::Recorder`]), and returns it with the bytes it drew. Several strategies
-    /// drawn one after the other from one runner get consecutive slices of its record.
-    ///
-    /// ```
-    /// use proptest::prelude::*;
-    /// use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, TestRunner};
-    /// use typefuzz_proptest::choices::Choices;
-    /// let rng = TestRng::from_seed(RngAlgorithm::Recorder, &[9; 32]);
-    /// let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), rng);
-    /// let (_, first) = Choices::draw(&any::<u32>(), &mut runner).unwrap();
-    /// let (_, second) = Choices::draw(&any::<u64>(), &mut runner).unwrap();
-    /// assert_eq!((first.as_bytes().len(), second.as_bytes().len()), (4, 8));
-    /// ```
-    ///
-    /// # Panics
-    ///
-    /// If the runner's stream is not a recorder (proptest's `bytes_used` panics).
-    pub fn draw<S: Strategy>(
-        strategy: &S,
-        runner: &mut TestRunner,
-    ) -> Result<(S::Tree, Choices), Reason> {
-        let start = runner.bytes_used().len();
-        let tree = strategy.new_tree(runner)?;
-        let mut bytes = runner.bytes_used();
-        bytes.drain(..start);
-        Ok((tree, Choices { bytes }))
+        Recording::new(config, seed).draw(strategy)
     }
 
     /// Builds `strategy`'s value tree with these bytes as the random stream, followed by filler
@@ -218,6 +195,14 @@ impl Choices {
         strategy: &S,
         config: &ProptestConfig,
     ) -> Result<S::Tree, Reason> {
+        if let Some((seed, skip)) = self.seeded {
+            let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+            let mut runner = Self::runner(config, rng);
+            for _ in 0..skip {
+                any::<u32>().new_tree(&mut runner)?;
+            }
+            return strategy.new_tree(&mut runner);
+        }
         let mut data = Vec::with_capacity(padded_len(self.bytes.len()));
         data.extend_from_slice(&self.bytes);
         while data.len() < padded_len(self.bytes.len()) {
@@ -319,9 +304,7 @@ impl Choices {
             if pool.ring.is_empty() {
                 return None;
             }
-            let donor = Choices {
-                bytes: pool.ring[cx.below(pool.ring.len())].clone(),
-            };
+            let donor = Choices::new(pool.ring[cx.below(pool.ring.len())].clone());
             let (start, end) = donor.span(cx);
             Some(donor.bytes[start..end].to_vec())
         });
@@ -341,8 +324,148 @@ impl Choices {
     }
 }
 
+/// A fresh draw of one or more strategies from one recorded ChaCha stream (what the adapter's
+/// generator and `.proptest-regressions` seeds use), with each value's [`Choices`].
+///
+/// proptest gives every derived stream of a pass-through stream half of what is left: a union
+/// (`prop_oneof!`, `prop_recursive`) derives one for each arm before the one it picks, so a
+/// value built through many unions cannot be replayed from its bytes (the stream runs dry, and
+/// rand's range samplers then redraw zeros forever). A recording detects derived streams: the
+/// recorder does not record the 32 bytes each one takes from the ChaCha stream, so the word the
+/// stream produces next is found further on in a reference stream of the same seed. A value
+/// that derived a stream is kept as its seed and position instead of its bytes: replayed
+/// exactly from ChaCha, mutated by regeneration only, shrunk by proptest's value tree.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::Config as ProptestConfig;
+/// use typefuzz_proptest::choices::Recording;
+/// let mut recording = Recording::new(&ProptestConfig::default(), [4; 32]);
+/// let (_, plain) = recording.draw(&(0..10u8)).unwrap();
+/// let (_, union) = recording.draw(&prop_oneof![Just(0u8), Just(1u8), 5..9u8]).unwrap();
+/// let (_, after) = recording.draw(&(0..10u8)).unwrap();
+/// assert!(!plain.is_seeded() && !after.is_seeded());
+/// # let _ = union;
+/// ```
+pub struct Recording {
+    runner: TestRunner,
+    seed: [u8; 32],
+    config: ProptestConfig,
+    /// The reference stream (plain ChaCha from the same seed) and its words so far.
+    reference: TestRunner,
+    words: Vec<u32>,
+    /// Derived streams so far (32 bytes of ChaCha each); `None` once they could not be counted.
+    derived: Option<usize>,
+}
+
+/// Most derived streams searched for after one draw.
+const MAX_DERIVED: usize = 256;
+
+impl Recording {
+    /// A recording of the ChaCha stream seeded with `seed` (proptest's `cc` seeds).
+    pub fn new(config: &ProptestConfig, seed: [u8; 32]) -> Self {
+        Recording {
+            runner: Choices::runner(config, TestRng::from_seed(RngAlgorithm::Recorder, &seed)),
+            seed,
+            config: config.clone(),
+            reference: Choices::runner(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed)),
+            words: Vec::new(),
+            derived: Some(0),
+        }
+    }
+
+    /// The runner drawing from the stream, for values kept as themselves (typed arguments);
+    /// call [`settle`](Recording::settle) after drawing with it.
+    pub fn runner(&mut self) -> &mut TestRunner {
+        &mut self.runner
+    }
+
+    /// Draws a value of `strategy` from the stream: its tree and its choices.
+    pub fn draw<S: Strategy>(&mut self, strategy: &S) -> Result<(S::Tree, Choices), Reason> {
+        let start = self.runner.bytes_used().len();
+        let before = self.derived;
+        let tree = strategy.new_tree(&mut self.runner)?;
+        self.settle();
+        let choices = match (before, self.derived) {
+            (Some(a), Some(b)) if a == b => {
+                let mut bytes = self.runner.bytes_used();
+                bytes.drain(..start);
+                Choices::new(bytes)
+            }
+            (Some(a), _) if start % WORD == 0 => Choices {
+                bytes: Vec::new(),
+                seeded: Some((self.seed, ((start + 32 * a) / WORD) as u32)),
+            },
+            // The stream's position is lost: keep a fresh seed of the strategy instead.
+            _ => {
+                let mut seed = self.seed;
+                seed[0] ^= start as u8;
+                seed[1] ^= (start >> 8) as u8;
+                let choices = Choices {
+                    bytes: Vec::new(),
+                    seeded: Some((seed, 0)),
+                };
+                let tree = choices.replay(strategy, &self.config)?;
+                return Ok((tree, choices));
+            }
+        };
+        Ok((tree, choices))
+    }
+
+    /// Counts the streams derived since the last call, by finding the stream's next word in the
+    /// reference stream.
+    pub fn settle(&mut self) {
+        let Some(derived) = self.derived else {
+            return;
+        };
+        let recorded = self.runner.bytes_used().len();
+        let probe = self.runner.rng().clone();
+        let mut probe = Choices::runner(&self.config, probe);
+        let next = any::<u32>().new_tree(&mut probe).map(|tree| tree.current());
+        self.derived = None;
+        let Ok(next) = next else {
+            return;
+        };
+        for extra in 0..=MAX_DERIVED {
+            let offset = recorded + 32 * (derived + extra);
+            if offset % WORD != 0 {
+                return;
+            }
+            let index = offset / WORD;
+            while self.words.len() <= index {
+                match any::<u32>().new_tree(&mut self.reference) {
+                    Ok(tree) => self.words.push(tree.current()),
+                    Err(_) => return,
+                }
+            }
+            if self.words[index] == next {
+                self.derived = Some(derived + extra);
+                return;
+            }
+        }
+    }
+}
+
+impl Choices {
+    /// Whether this value is kept as a seed and position rather than bytes (see [`Recording`]).
+    ///
+    /// ```
+    /// assert!(!typefuzz_proptest::choices::Choices::default().is_seeded());
+    /// ```
+    pub fn is_seeded(&self) -> bool {
+        self.seeded.is_some()
+    }
+}
+
 impl fmt::Debug for Choices {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((seed, skip)) = &self.seeded {
+            write!(f, "Choices(seed ")?;
+            for byte in seed {
+                write!(f, "{byte:02x}")?;
+            }
+            return write!(f, " after {skip} words)");
+        }
         write!(f, "Choices(")?;
         for byte in &self.bytes {
             write!(f, "{byte:02x}")?;
@@ -356,10 +479,17 @@ impl Mutate for Choices {
     fn generate(cx: &mut Context) -> Self {
         let words = cx.below(cx.size() + 1);
         let bytes = (0..words).flat_map(|_| Self::random_word(cx)).collect();
-        Choices { bytes }
+        Choices::new(bytes)
     }
 
     fn mutate(&mut self, cx: &mut Context) {
+        if let Some((seed, skip)) = &mut self.seeded {
+            cx.record(Operator::Regenerate);
+            seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            *skip = 0;
+            return;
+        }
         if self.bytes.is_empty() {
             cx.record(Operator::Insert);
             self.bytes.extend(Self::random_word(cx));
@@ -456,14 +586,13 @@ impl Mutate for Choices {
     fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
         let words = self.words();
         let mut out = Vec::new();
-        if words == 0 {
+        // A seeded sequence shrinks through proptest's value tree (the adapter's last pass).
+        if words == 0 || self.seeded.is_some() {
             return out;
         }
         out.push(Choices::default());
         if words > 1 {
-            out.push(Choices {
-                bytes: self.bytes[..(words / 2) * WORD].to_vec(),
-            });
+            out.push(Choices::new(self.bytes[..(words / 2) * WORD].to_vec()));
         }
         // Spans of 8, 4, 2 and 1 words deleted, from the end backwards (later draws are the
         // least likely to shape what comes before them).
@@ -476,7 +605,7 @@ impl Mutate for Choices {
             loop {
                 let mut bytes = self.bytes.clone();
                 bytes.drain(start * WORD..((start + span) * WORD).min(self.bytes.len()));
-                out.push(Choices { bytes });
+                out.push(Choices::new(bytes));
                 taken += 1;
                 if start == 0 || taken == SHRINK_PER_KIND {
                     break;
@@ -504,12 +633,28 @@ impl Mutate for Choices {
     }
 
     fn encode(&self, out: &mut Encoder) {
-        self.bytes.encode(out);
+        match &self.seeded {
+            None => {
+                out.write_byte(0);
+                self.bytes.encode(out);
+            }
+            Some((seed, skip)) => {
+                out.write_byte(1);
+                out.write_bytes(seed);
+                out.write_bytes(&skip.to_le_bytes());
+            }
+        }
     }
 
     fn decode(input: &mut Decoder<'_>) -> Self {
+        if input.read_byte() % 2 == 0 {
+            return Choices::new(Vec::decode(input));
+        }
+        let seed = input.read_array::<32>();
+        let skip = u32::from_le_bytes(input.read_array::<4>());
         Choices {
-            bytes: Vec::decode(input),
+            bytes: Vec::new(),
+            seeded: Some((seed, skip)),
         }
     }
 }

@@ -119,9 +119,7 @@ use std::panic::Location;
 use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{
-    Config as ProptestConfig, Reason, RngAlgorithm, RngSeed, TestCaseError, TestError, TestRng,
-};
+use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
 use typefuzz_engine::{Config, Failure, Framework, Outcome, Report, Stats};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
@@ -136,7 +134,7 @@ use typefuzz_engine::{Config, Failure, Framework, Outcome, Report, Stats};
 pub use typefuzz_engine::DebugArgs as NamedArgs;
 
 use argument::{Argument, Drawn};
-use choices::Choices;
+use choices::{Choices, Recording};
 
 /// Translates a proptest configuration into the engine's with [`Config::for_framework`] (which
 /// applies the `TYPEFUZZ_*` environment variables and the budget policy shared by the drop-ins).
@@ -241,10 +239,7 @@ impl<A: Argument> Generator<'_, A> {
                 seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
                 seed
             });
-            let rng = TestRng::from_seed(RngAlgorithm::Recorder, &seed);
-            let mut runner =
-                proptest::test_runner::TestRunner::new_with_rng(self.config.clone(), rng);
-            match self.argument.draw(&mut runner) {
+            match self.argument.draw(&mut Recording::new(&self.config, seed)) {
                 Ok(genotype) => return genotype,
                 // A filtering strategy gave up: try another stream.
                 Err(why) => reason = Some(why),
