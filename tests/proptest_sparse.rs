@@ -7,7 +7,7 @@ use proptest::test_runner::{Config as ProptestConfig, RngSeed, TestCaseError, Te
 
 #[path = "support/bst.rs"]
 mod bst;
-use bst::{insert, insert_correct, is_bst, keys, size, tree, Tree};
+use bst::{insert, insert_correct, is_bst, keys, tree, Tree};
 
 /// The property, shared by both harnesses.
 fn insert_keeps_keys((t, k): (Tree, u8)) -> Result<(), TestCaseError> {
