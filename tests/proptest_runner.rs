@@ -20,8 +20,11 @@ fn config(dir: &std::path::Path, seed: u64) -> ProptestConfig {
     }
 }
 
+/// What `TestRunner::run` returns for the property below.
+type RunResult = Result<(), TestError<(u32, Vec<u8>)>>;
+
 /// Runs the property and returns the call at which it first failed, and the result.
-fn first_failure(config: ProptestConfig) -> (u64, Result<(), TestError<(u32, Vec<u8>)>>) {
+fn first_failure(config: ProptestConfig) -> (u64, RunResult) {
     let calls = AtomicU64::new(0);
     let first = AtomicU64::new(0);
     let mut runner = typefuzz::proptest::TestRunner::new(config);

@@ -304,6 +304,8 @@ mod tests {
     }
 
     #[test]
+    // Deref specialization needs the references clippy calls needless.
+    #[allow(clippy::needless_borrow)]
     fn arguments_pick_their_representation() {
         #[allow(unused_imports)]
         use super::probe::{Any as _, NotWhole as _, Whole as _};

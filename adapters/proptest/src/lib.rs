@@ -795,7 +795,7 @@ macro_rules! __proptest_args {
     // The argument of an `x: T` argument: typed when `any::<T>()` covers `T` and `T: Mutate`,
     // otherwise drawn through `any::<T>()`.
     (@typed $t:ty) => {{
-        #[allow(unused_imports)]
+        #[allow(unused_imports, clippy::needless_borrow)]
         use $crate::__private::{Any as _, NotWhole as _, Whole as _};
         (&&&$crate::__private::TypeProbe::<$t>::new()).__typefuzz_argument()
     }};
