@@ -8,7 +8,8 @@
 //! is a value the strategy can produce — for every combinator (`prop_map`, `prop_oneof!`,
 //! `collection::vec`, regex strings, `prop_recursive`, `prop_filter`), with no projection and no
 //! `Mutate` impl for the value's type. This is Hypothesis' choice-sequence design, on proptest's
-//! random stream.
+//! random stream. Values whose strategy derived a second stream (unions do) are kept as a seed
+//! instead of bytes; see [`Recording`].
 //!
 //! # Draw-aware mutation
 //!

@@ -37,6 +37,13 @@
 //!   `prop_map` invariants hold, `vec(_, 1..5)` is never empty, regex strings match, filters
 //!   filter, `prop_recursive` trees keep their depth. No `Mutate` impl is needed. A mutant a
 //!   `prop_filter` gives up on is a discard.
+//! - **Unions are regenerated, not mutated.** proptest halves a pass-through stream for every
+//!   stream it derives, and a union (`prop_oneof!`, `prop_recursive`) derives one per arm before
+//!   the one it picks, so a value built through unions cannot be replayed from its bytes. Such
+//!   a value is kept as the seed and position of its stream instead
+//!   ([`choices::Recording`]): replayed exactly, mutated by drawing a fresh value, shrunk by
+//!   proptest's value tree. For a recursive type, write the argument `t: Tree` with an
+//!   `Arbitrary` impl and `#[derive(Mutate)]`: it is then mutated as a tree.
 //! - **Typed mutation where it is sound.** An argument `x: T` (or `x in any::<T>()`) whose type
 //!   implements [`Mutate`] and whose `any::<T>()` covers the whole type (integers, `bool`,
 //!   `char`, your own derived types) is kept and mutated as a `T`, with the derive's structural
