@@ -33,6 +33,7 @@
 //!
 //! ```
 //! use proptest::prelude::*;
+//! use proptest::strategy::ValueTree;
 //! use proptest::test_runner::Config as ProptestConfig;
 //! use typefuzz::{Context, Mutate};
 //! use typefuzz_proptest::choices::Choices;
@@ -160,6 +161,7 @@ impl Choices {
     ///
     /// ```
     /// use proptest::prelude::*;
+    /// use proptest::strategy::ValueTree;
     /// use proptest::test_runner::Config as ProptestConfig;
     /// use typefuzz_proptest::choices::Choices;
     /// let config = ProptestConfig::default();
@@ -182,6 +184,7 @@ impl Choices {
     ///
     /// ```
     /// use proptest::prelude::*;
+    /// use proptest::strategy::ValueTree;
     /// use proptest::test_runner::Config as ProptestConfig;
     /// use typefuzz_proptest::choices::Choices;
     /// let config = ProptestConfig::default();
