@@ -58,6 +58,7 @@ use proptest::arbitrary::any;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
 use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::fingerprint::Fingerprint;
 use typefuzz_engine::{Context, Mutate, Operator};
 
 /// Bytes per draw: proptest's strategies read the stream with `next_u32`.
@@ -89,9 +90,11 @@ const FILLER: u32 = 1;
 /// Bytes of stream a replay provides: the recorded bytes, then [`FILLER`] words. proptest gives
 /// every derived stream (`prop_flat_map`, `prop_perturb`) half of what is left, so the filler
 /// is long enough for the draws recorded after four nested splits, and for mutants that draw
-/// more than their seed did; a value drawing more than this reads zeros past it.
+/// far more than their seed did (a list's length word raised to its maximum, each element a
+/// long string: 256 KiB); a value drawing more than this reads zeros past it, which rand's
+/// range samplers may redraw forever (the engine then reports a hang).
 fn padded_len(recorded: usize) -> usize {
-    (recorded * 16 + 1024).max(16 * 1024)
+    (recorded * 16 + 1024).max(256 * 1024)
 }
 
 /// Candidates of each kind in one shrink list.
@@ -361,6 +364,9 @@ pub struct Recording {
     /// Derived streams so far (32 bytes of ChaCha each); `None` once they could not be counted.
     derived: Option<usize>,
 }
+
+/// Bound on a seeded value's position in its stream, in words (see [`Choices::decode`]).
+const MAX_SKIP: u32 = 1 << 20;
 
 /// Most derived streams searched for after one draw.
 const MAX_DERIVED: usize = 256;
@@ -636,6 +642,11 @@ impl Mutate for Choices {
         out
     }
 
+    /// Versioned: inputs saved in an older encoding are never loaded as this one.
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("typefuzz_proptest::choices::Choices/v2");
+    }
+
     fn encode(&self, out: &mut Encoder) {
         match &self.seeded {
             None => {
@@ -655,7 +666,9 @@ impl Mutate for Choices {
             return Choices::new(Vec::decode(input));
         }
         let seed = input.read_array::<32>();
-        let skip = u32::from_le_bytes(input.read_array::<4>());
+        // Positions past MAX_SKIP are not ones a recording produces: fold them in, so that a
+        // decoded value replays in bounded time.
+        let skip = u32::from_le_bytes(input.read_array::<4>()) % MAX_SKIP;
         Choices {
             bytes: Vec::new(),
             seeded: Some((seed, skip)),
