@@ -90,11 +90,11 @@ const FILLER: u32 = 1;
 /// Bytes of stream a replay provides: the recorded bytes, then [`FILLER`] words. proptest gives
 /// every derived stream (`prop_flat_map`, `prop_perturb`) half of what is left, so the filler
 /// is long enough for the draws recorded after four nested splits, and for mutants that draw
-/// far more than their seed did (a list's length word raised to its maximum, each element a
-/// long string: 256 KiB); a value drawing more than this reads zeros past it, which rand's
-/// range samplers may redraw forever (the engine then reports a hang).
+/// more than their seed did (16 KiB at least: the copy is paid on every replay); a value
+/// drawing more than this reads zeros past it, which rand's range samplers may redraw forever
+/// (the engine then reports a hang).
 fn padded_len(recorded: usize) -> usize {
-    (recorded * 16 + 1024).max(256 * 1024)
+    (recorded * 16 + 1024).max(16 * 1024)
 }
 
 /// Candidates of each kind in one shrink list.
