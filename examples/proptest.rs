@@ -8,7 +8,8 @@
 //! root's left subtree, but only in trees of 7+ nodes, and `prop_assume!(is_bst(&t))` rejects
 //! almost every random tree. Plain proptest discards its way to a pass; the same test under
 //! `typefuzz::proptest!` keeps the valid trees it finds, grows them by typed mutation, and
-//! reports a shrunk 7-node counterexample. The upgrade is two lines:
+//! reports a shrunk 7-node counterexample. The upgrade is two lines, with the tree argument
+//! written `t: Tree` (its `Arbitrary` strategy seeds it; `Mutate` mutates it as a tree):
 //!
 //! ```text
 //! -#[derive(Clone, Debug)]
@@ -18,13 +19,17 @@
 //! -proptest! {
 //! +typefuzz::proptest! {
 //! ```
+//!
+//! A `t in tree()` argument would only ever see values of `tree()`, mutated through their
+//! choice sequences; a tree built through many `prop_oneof!`s is regenerated rather than
+//! mutated (see `typefuzz::proptest::choices::Recording`), which does not climb.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngSeed, TestCaseError, TestRunner};
 
 #[path = "../tests/support/bst.rs"]
 mod bst;
-use bst::{insert, is_bst, keys, size, tree, Tree};
+use bst::{insert, is_bst, keys, tree, Tree};
 
 fn insert_keeps_keys((t, k): (Tree, u8)) -> Result<(), TestCaseError> {
     prop_assume!(is_bst(&t));
@@ -39,12 +44,20 @@ fn insert_keeps_keys((t, k): (Tree, u8)) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+impl Arbitrary for Tree {
+    type Parameters = ();
+    type Strategy = BoxedStrategy<Tree>;
+    fn arbitrary_with(_: ()) -> Self::Strategy {
+        tree()
+    }
+}
+
 // The test as users write it; under `cargo test` it would carry `#[test]`. With proptest's
 // default 256 cases a run costs what plain proptest's does and keeps the seeds it found for the
 // next run (under `target/typefuzz/corpus/`); 10,000 cases find the bug in one run.
 typefuzz::proptest! {
     #![proptest_config(ProptestConfig { cases: 10_000, rng_seed: RngSeed::Fixed(1), ..ProptestConfig::default() })]
-    fn insert_keeps_every_key(t in tree(), k: u8) {
+    fn insert_keeps_every_key(t: Tree, k: u8) {
         insert_keeps_keys((t, k))?;
     }
 }
@@ -53,26 +66,6 @@ fn main() {
     let mut runner = TestRunner::deterministic();
     let plain = runner.run(&(tree(), any::<u8>()), insert_keeps_keys);
     println!("plain proptest (default config): {plain:?}");
-
-    // The function API, to print the report instead of panicking. A 10,000-case campaign: a
-    // plain run spends proptest's 256 cases and keeps its seeds for the next run.
-    let config = ProptestConfig {
-        cases: 10_000,
-        rng_seed: RngSeed::Fixed(1),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    };
-    let report = typefuzz::proptest::run((tree(), any::<u8>()), &config, insert_keeps_keys);
-    match &report.failure {
-        Some(failure) => println!(
-            "typefuzz::proptest: found after {} tests ({} discarded), shrunk to a {}-node tree: {:?}",
-            failure.tests,
-            failure.discards,
-            size(&failure.minimal.0),
-            failure.minimal
-        ),
-        None => println!("typefuzz::proptest: not found ({:?})", report.stats.stop),
-    }
 
     // And the macro test itself: it panics with proptest's message plus typefuzz's seed.
     std::env::set_var(

@@ -99,3 +99,91 @@ fn failure_names_arguments() {
         let _ = y;
     });
 }
+
+// Patterns, a superset of proptest's grammar, written from proptest's documentation of
+// `proptest!` ("Syntax Sugar: proptest!" in the proptest book) and `prop_compose!`.
+
+#[derive(Clone, Debug, PartialEq)]
+struct Point {
+    x: i8,
+    y: i8,
+}
+
+prop_compose! {
+    fn point()(x in -10..10i8, y in -10..10i8) -> Point {
+        Point { x, y }
+    }
+}
+
+impl Arbitrary for Point {
+    type Parameters = ();
+    type Strategy = BoxedStrategy<Point>;
+    fn arbitrary_with(_: ()) -> Self::Strategy {
+        point().boxed()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Meters(u16);
+
+impl Arbitrary for Meters {
+    type Parameters = ();
+    type Strategy = BoxedStrategy<Meters>;
+    fn arbitrary_with(_: ()) -> Self::Strategy {
+        (0..1000u16).prop_map(Meters).boxed()
+    }
+}
+
+typefuzz::proptest! {
+    #![proptest_config(ProptestConfig::with_cases(30))]
+
+    /// The book's first example, as written there.
+    #[test]
+    fn test_add(a in 0..1000i32, b in 0..1000i32) {
+        let sum = a + b;
+        prop_assert!(sum >= a);
+        prop_assert!(sum >= b);
+    }
+
+    #[test]
+    fn test_string_concat(a in ".*", b in ".*") {
+        let cat = format!("{}{}", a, b);
+        prop_assert_eq!(a.len() + b.len(), cat.len());
+    }
+
+    #[test]
+    fn mut_and_tuple_patterns_after_in(
+        mut v in proptest::collection::vec(0..10u8, 1..5),
+        (a, b) in (0..10u8, 10..20u8),
+        Point { x, y } in point(),
+        ref r in "[a-z]{2}",
+    ) {
+        v.push(a);
+        prop_assert!(v.len() >= 2 && a < b);
+        prop_assert!((-10..10).contains(&x) && (-10..10).contains(&y));
+        prop_assert_eq!(r.len(), 2);
+    }
+
+    #[test]
+    fn patterns_with_types(
+        (c, d): (bool, u8),
+        [e, f]: [u8; 2],
+        Point { x, .. }: Point,
+        Meters(m): Meters,
+        _: Point,
+    ) {
+        let _ = (c, d, e, f);
+        prop_assert!((-10..10).contains(&x), "the Arbitrary strategy's image: {}", x);
+        prop_assert!(m < 1000, "the Arbitrary strategy's image: {}", m);
+    }
+}
+
+#[test]
+fn closure_forms_from_the_docs() {
+    typefuzz::proptest!(|(x in 0u32..42u32, y in 1000u32..100000u32)| {
+        prop_assert!(x < 42 && y >= 1000);
+    });
+    typefuzz::proptest!(ProptestConfig::with_cases(64), |(x: u32, (a, b) in (0..3u8, 0..3u8))| {
+        prop_assert!(x.checked_add(0) == Some(x) && a < 3 && b < 3);
+    });
+}

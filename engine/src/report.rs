@@ -152,6 +152,36 @@ pub struct Failure<T> {
 }
 
 impl<T> Failure<T> {
+    /// The same failure with its inputs converted by `f` (original first, then minimal): how an
+    /// adapter that runs the engine on a representation of its inputs reports the inputs
+    /// themselves.
+    ///
+    /// ```
+    /// use typefuzz::{check, Config};
+    /// let report = check(&Config::default().with_seed(2), |cx| cx.generate::<u8>(), |x| *x < 100);
+    /// let failure = report.failure.expect("fails").map(|x| u32::from(x) * 2);
+    /// assert_eq!(failure.minimal, 200);
+    /// ```
+    pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> Failure<U> {
+        Failure {
+            original: f(self.original),
+            minimal: f(self.minimal),
+            message: self.message,
+            kind: self.kind,
+            seed: self.seed,
+            shrink_steps: self.shrink_steps,
+            shrink_candidates: self.shrink_candidates,
+            shrink_note: self.shrink_note,
+            operators: self.operators,
+            regression_file: self.regression_file,
+            not_saved: self.not_saved,
+            notes: self.notes,
+            name: self.name,
+            tests: self.tests,
+            discards: self.discards,
+        }
+    }
+
     /// The typefuzz part of a failure report, for adapters that open with the headline their
     /// framework's users know: the run's statistics, the original input (formatted by the caller,
     /// e.g. with argument names), shrinking, the operators that produced the input, `notes`

@@ -1,8 +1,9 @@
 //! typefuzz's drop-in for proptest: `typefuzz::proptest!` accepts `proptest::proptest!`'s syntax
 //! and runs the test under typefuzz's coverage-guided loop.
 //!
-//! Upgrading a test costs two lines: the macro path, and `#[derive(Mutate)]` on your own argument
-//! types (standard types and tuples already implement [`Mutate`]).
+//! Upgrading a test costs one line, the macro path: strategy-built arguments need nothing else,
+//! and arguments `x: T` of your own types are mutated as values once `T` has
+//! `#[derive(Mutate)]`.
 //!
 //! ```
 //! use proptest::prelude::*;
@@ -25,18 +26,35 @@
 //!
 //! # How a proptest test runs under typefuzz
 //!
-//! - **Seeds and resets come from your strategies.** Each fresh input is
-//!   `strategy.new_tree(&mut runner).current()`, with a `TestRunner` reseeded from the engine's
-//!   random state, so a run is a function of its seed (`TYPEFUZZ_SEED`).
-//! - **Mutation is typed.** The argument tuple is the value typefuzz mutates and shrinks, so every
-//!   argument type must implement [`Mutate`] (`#[derive(Mutate)]` for your own types). Mutants are
-//!   values of the argument *types*, not necessarily of the *strategies*. The macro projects
-//!   each argument back into its strategy's domain when the strategy is a numeric range
-//!   (`x in 1..10u8` stays in `1..10`), a float class (`any::<f64>()` has no NaN) or `Just(v)`;
-//!   see [`domain`]. Every other strategy (`prop_map`, regexes, filters, collection sizes) is a
-//!   source of seeds only: a property that only holds on such a strategy's image must say so
-//!   with `prop_assume!` (as FuzzChick's properties do with `==>`), or it reports a failure
-//!   proptest could not produce.
+//! - **Choice sequences are the genotype of strategy-built arguments.** A fresh input is built
+//!   by your strategy from a random stream that records the bytes it draws (proptest's
+//!   `RngAlgorithm::Recorder`, seeded from the engine's random state, so a run is a function of
+//!   `TYPEFUZZ_SEED`). typefuzz keeps and mutates those bytes ([`choices::Choices`]: boundary
+//!   and stepped words, bit flips, span deletion, duplication, copying and splicing between
+//!   inputs, as Hypothesis does) and rebuilds each mutant by replaying its bytes through the
+//!   *strategy* (`RngAlgorithm::PassThrough`, zeros once the bytes run out). Every input the
+//!   property sees is therefore a value your strategy can produce, for any combinator:
+//!   `prop_map` invariants hold, `vec(_, 1..5)` is never empty, regex strings match, filters
+//!   filter, `prop_recursive` trees keep their depth. No `Mutate` impl is needed. A mutant a
+//!   `prop_filter` gives up on is a discard.
+//! - **Unions are regenerated, not mutated.** proptest halves a pass-through stream for every
+//!   stream it derives, and a union (`prop_oneof!`, `prop_recursive`) derives one per arm before
+//!   the one it picks, so a value built through unions cannot be replayed from its bytes. Such
+//!   a value is kept as the seed and position of its stream instead
+//!   ([`choices::Recording`]): replayed exactly, mutated by drawing a fresh value, shrunk by
+//!   proptest's value tree. For a recursive type, write the argument `t: Tree` with an
+//!   `Arbitrary` impl and `#[derive(Mutate)]`: it is then mutated as a tree.
+//! - **Typed mutation where it is sound.** An argument `x: T` (or `x in any::<T>()`) whose type
+//!   implements [`Mutate`] and whose `any::<T>()` covers the whole type (integers, `bool`,
+//!   `char`, your own derived types) is kept and mutated as a `T`, with the derive's structural
+//!   operators. Floats (`any::<f64>()` has no NaN), strings (no control characters),
+//!   collections (bounded sizes), tuples, arrays and options of them are drawn like any
+//!   strategy ([`argument`] explains the choice).
+//! - **Shrinking, twice.** typefuzz shrinks the genotype (shorter and lower choice sequences
+//!   replay to simpler values: zeros are a range's low end, a collection's shortest length, a
+//!   union's first arm; typed arguments shrink with their `Mutate` impls), then proptest's own
+//!   value tree of the minimal input is simplified with proptest's `simplify`/`complicate` loop,
+//!   which knows what bytes cannot say (the source of a `prop_map`, a regex's structure).
 //! - **`prop_assume!` discards** (`TestCaseError::Reject`); `prop_assert*!`, `?` on
 //!   `TestCaseError` and panics fail.
 //! - **Feedback.** Under `cargo typefuzz test` the binary is instrumented and coverage guides the
@@ -55,9 +73,16 @@
 //!   turns the test into a campaign. Every run keeps the seeds it found under
 //!   `target/typefuzz/corpus/` and starts from them next time ([`Config::keep_seeds`]).
 //! - **Failures** panic with proptest's first line (`Test failed: <message>; minimal failing
-//!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file.
-//!   The regression file is `$CARGO_MANIFEST_DIR/typefuzz-regressions/<module>-<test>.txt`
-//!   (`TYPEFUZZ_REGRESSIONS` overrides it); it is replayed first on every run.
+//!   input: x = ..., y = ...`) followed by typefuzz's seed, statistics and regression file;
+//!   inputs longer than 400 characters are elided (the regression file replays them whole).
+//! - **Regression files.** The test's `.proptest-regressions` seeds (`cc <hex>` lines, where
+//!   proptest keeps them) are replayed first, through the same strategies. typefuzz saves a
+//!   failure's genotype (choice bytes and typed values: what replays it) in one file per test
+//!   beside proptest's: `tests/parse.rs`'s test `round_trip` keeps its failures in
+//!   `tests/parse.round_trip.typefuzz-regressions`, replayed first on every run
+//!   (`TYPEFUZZ_REGRESSIONS` overrides the path, `failure_persistence: None` turns it off).
+//! - **`TestRunner`.** [`TestRunner::run`] has proptest's signature and result, and names its
+//!   regression file after the test function.
 //!
 //! # One property, two harnesses
 //!
@@ -90,16 +115,19 @@
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
 
-pub mod domain;
+pub mod argument;
+pub mod choices;
+mod persistence;
+mod simplify;
 
+use std::collections::VecDeque;
 use std::fmt::{Debug, Write as _};
+use std::panic::Location;
 use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{
-    Config as ProptestConfig, RngAlgorithm, RngSeed, TestCaseError, TestRng, TestRunner,
-};
-use typefuzz_engine::{Config, Context, Failure, Framework, Mutate, Outcome, Report, Stats};
+use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
+use typefuzz_engine::{Config, Failure, Framework, Outcome, Report, Stats};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
 /// engine's argument formatting, shared with the quickcheck adapter).
@@ -112,15 +140,21 @@ use typefuzz_engine::{Config, Context, Failure, Framework, Mutate, Outcome, Repo
 /// ```
 pub use typefuzz_engine::DebugArgs as NamedArgs;
 
+use argument::{Argument, Drawn};
+use choices::{Choices, Recording};
+
 /// Translates a proptest configuration into the engine's with [`Config::for_framework`] (which
 /// applies the `TYPEFUZZ_*` environment variables and the budget policy shared by the drop-ins).
 ///
 /// `cases` becomes [`Config::cases`], `timeout` (milliseconds, 0 = none) the per-test limit
 /// [`Config::test_timeout`], `rng_seed: Fixed(n)` the seed, `max_shrink_time` (ms) and
-/// `max_shrink_iters` the shrink bounds when set, and `test_name` the property's name (which
-/// places the regression file), unless `failure_persistence` is `None`. `max_global_rejects` is
-/// not a stop condition: discards are bounded by time ([`Config::discard_time`]), and exceeding
-/// it is only reported.
+/// `max_shrink_iters` the shrink bounds when set, and `test_name` the property's name, unless
+/// `failure_persistence` is `None`. With proptest's file persistence and a `source_file` (the
+/// macros set both), the regression file sits beside proptest's own: `tests/parse.rs`, whose
+/// seeds proptest keeps in `tests/parse.proptest-regressions`, keeps typefuzz's failures of
+/// `round_trip` in `tests/parse.round_trip.typefuzz-regressions` (`TYPEFUZZ_REGRESSIONS`
+/// overrides it). `max_global_rejects` is not a stop condition: discards are bounded by time
+/// ([`Config::discard_time`]), and exceeding it is only reported.
 ///
 /// ```
 /// use proptest::test_runner::{Config as ProptestConfig, RngSeed};
@@ -143,6 +177,10 @@ pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
     Config::for_framework(framework, |mut config| {
         if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
             config = config.with_name(name);
+            let test = name.rsplit("::").next().unwrap_or(name);
+            if let Some(path) = persistence::regression_path(proptest, test) {
+                config = config.with_regressions(path);
+            }
         }
         if proptest.timeout() > 0 {
             config = config.with_test_timeout(Duration::from_millis(u64::from(proptest.timeout())));
@@ -181,44 +219,37 @@ pub fn outcome(result: Result<(), TestCaseError>) -> Outcome {
     }
 }
 
-/// Draws fresh inputs from a strategy with a `TestRunner` reseeded from the engine's random
-/// state, so that generation is a function of the run's seed.
-///
-/// The strategy itself is not held here, so that the generator (which needs the runner
-/// mutably) and the property (which projects inputs with the strategy) can share it.
-struct Draw {
-    runner: TestRunner,
-    config: ProptestConfig,
+/// The runs' proptest configuration for building values: it never persists anything (typefuzz
+/// owns the regression files), so cloning it per value is cheap.
+fn building_config(proptest: &ProptestConfig) -> ProptestConfig {
+    let mut config = proptest.clone();
+    config.failure_persistence = None;
+    config
 }
 
-impl Draw {
-    fn new(proptest: &ProptestConfig) -> Self {
-        let mut config = proptest.clone();
-        // The generation runner never persists anything: typefuzz owns the regression file.
-        config.failure_persistence = None;
-        let runner = TestRunner::new_with_rng(
-            config.clone(),
-            TestRng::deterministic_rng(RngAlgorithm::XorShift),
-        );
-        Draw { runner, config }
-    }
+/// Fresh genotypes: first the seeds of the test's `.proptest-regressions` file, in file order,
+/// then values drawn from streams seeded by the engine's random state (so a run is a function
+/// of its seed).
+struct Generator<'a, A> {
+    argument: &'a A,
+    config: ProptestConfig,
+    proptest_seeds: VecDeque<[u8; 32]>,
+}
 
-    fn draw<S: Strategy>(&mut self, strategy: &S, cx: &mut Context) -> S::Value {
+impl<A: Argument> Generator<'_, A> {
+    fn generate(&mut self, cx: &mut typefuzz_engine::Context) -> A::Genotype {
         let mut reason = None;
         for _ in 0..4 {
-            let seed = cx.rng().u128(..).to_le_bytes();
-            *self.runner.rng() = TestRng::from_seed(RngAlgorithm::XorShift, &seed);
-            match strategy.new_tree(&mut self.runner) {
-                Ok(tree) => return tree.current(),
-                // A filtering strategy gave up (its local rejects count over the whole runner):
-                // start a fresh runner and try again.
-                Err(why) => {
-                    reason = Some(why);
-                    self.runner = TestRunner::new_with_rng(
-                        self.config.clone(),
-                        TestRng::deterministic_rng(RngAlgorithm::XorShift),
-                    );
-                }
+            let seed = self.proptest_seeds.pop_front().unwrap_or_else(|| {
+                let mut seed = [0; 32];
+                seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+                seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+                seed
+            });
+            match self.argument.draw(&mut Recording::new(&self.config, seed)) {
+                Ok(genotype) => return genotype,
+                // A filtering strategy gave up: try another stream.
+                Err(why) => reason = Some(why),
             }
         }
         panic!(
@@ -228,36 +259,60 @@ impl Draw {
     }
 }
 
-/// Runs the engine on `strategy`'s values and their mutants, each input passed through
-/// `project` (the strategy's domain, see [`domain`]) before the property sees it; the reported
-/// inputs are projected too, so they are the values the property failed on.
-fn run_projected<S, F>(
+/// Runs the engine on `argument`'s genotypes, each rebuilt into a value of its strategy before
+/// the property sees it, then shrinks the minimal failing value further with proptest's value
+/// tree. The report holds values, not genotypes.
+fn run_argument<A, F>(
     config: &Config,
     proptest: &ProptestConfig,
-    strategy: &S,
-    project: impl Fn(&mut S::Value),
+    argument: &A,
     mut property: F,
-) -> Report<S::Value>
+) -> Report<A::Value>
 where
-    S: Strategy,
-    S::Value: Mutate + Debug,
-    F: FnMut(S::Value) -> Result<(), TestCaseError>,
+    A: Argument,
+    F: FnMut(A::Value) -> Result<(), TestCaseError>,
 {
-    let mut draw = Draw::new(proptest);
-    let mut report = typefuzz_engine::check(
+    Choices::forget_offers();
+    let building = building_config(proptest);
+    let mut generator = Generator {
+        argument,
+        config: building.clone(),
+        proptest_seeds: persistence::proptest_seeds(proptest).into(),
+    };
+    let report = typefuzz_engine::check(
         config,
-        |cx| draw.draw(strategy, cx),
-        |value: &S::Value| {
-            let mut value = value.clone();
-            project(&mut value);
-            outcome(property(value))
+        |cx| generator.generate(cx),
+        |genotype: &A::Genotype| match argument.express(genotype, &building) {
+            Ok(tree) => outcome(property(tree.current())),
+            // A filter gave up on these choices: neither a pass nor a failure.
+            Err(_) => Outcome::Discard,
         },
     );
-    if let Some(failure) = &mut report.failure {
-        project(&mut failure.minimal);
-        project(&mut failure.original);
-    }
-    report
+    let Report { stats, failure } = report;
+    let failure = failure.map(|failure| {
+        let mut tree = argument
+            .express(&failure.minimal, &building)
+            .expect("the minimal input was built once already");
+        let simplified = simplify::simplify(
+            &mut tree,
+            &mut property,
+            config.shrink_steps,
+            config.shrink_time,
+        );
+        let mut failure = failure.map(|genotype| {
+            argument
+                .express(&genotype, &building)
+                .expect("the failing input was built once already")
+                .current()
+        });
+        if let Some(simplified) = simplified {
+            failure.minimal = simplified.value;
+            failure.message = simplified.message;
+            failure.shrink_steps += simplified.steps;
+        }
+        failure
+    });
+    Report { stats, failure }
 }
 
 /// Runs `property` under the engine with `config` (already translated, see
@@ -276,20 +331,23 @@ where
 pub fn run_with<S, F>(config: &Config, strategy: S, property: F) -> Report<S::Value>
 where
     S: Strategy,
-    S::Value: Mutate + Debug,
     F: FnMut(S::Value) -> Result<(), TestCaseError>,
 {
-    run_projected(
-        config,
-        &ProptestConfig::default(),
-        &strategy,
-        |_| {},
-        property,
-    )
+    let proptest = ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    run_argument(config, &proptest, &Drawn::new(strategy), property)
 }
 
-/// Runs `property` on inputs from `strategy` and their typed mutants, configured by `proptest`
-/// (see [`typefuzz_config`]), and returns the report without panicking.
+/// Runs `property` on values of `strategy` and their mutants, configured by `proptest` (see
+/// [`typefuzz_config`]), and returns the report without panicking.
+///
+/// The strategy's values are mutated through the choices they drew ([`choices`]), so every
+/// input is a value the strategy can produce, whatever its combinators; no [`Mutate`] impl is
+/// needed.
+///
+/// [`Mutate`]: typefuzz_engine::Mutate
 ///
 /// ```
 /// use proptest::prelude::*;
@@ -298,61 +356,19 @@ where
 /// config.rng_seed = RngSeed::Fixed(3);
 /// let report = typefuzz_proptest::run(any::<(u8, bool)>(), &config, |(x, b)| {
 ///     prop_assume!(b);
-///     prop_assert!(x < 255);
+///     prop_assert!(x < 200);
 ///     Ok(())
 /// });
-/// let failure = report.failure.expect("255 is a u8");
-/// assert_eq!(failure.minimal, (255, true));
+/// let failure = report.failure.expect("a fifth of all u8 are >= 200");
+/// assert_eq!(failure.minimal, (200, true));
 /// ```
 pub fn run<S, F>(strategy: S, proptest: &ProptestConfig, property: F) -> Report<S::Value>
 where
     S: Strategy,
-    S::Value: Mutate + Debug,
     F: FnMut(S::Value) -> Result<(), TestCaseError>,
 {
     let config = typefuzz_config(proptest);
-    run_projected(&config, proptest, &strategy, |_| {}, property)
-}
-
-/// [`run`] with an explicit [`Domain`](domain::Domain): every input is projected into `domain`
-/// before the property sees it, as the macro does for range strategies (the function API cannot
-/// see a generic strategy's type, so it does not project on its own).
-///
-/// ```
-/// use proptest::prelude::*;
-/// use proptest::test_runner::Config as ProptestConfig;
-/// use typefuzz_proptest::domain::IntRange;
-/// let report = typefuzz_proptest::run_in(
-///     (1..10u8, 0..100u32),
-///     (IntRange::from(1..10u8), IntRange::from(0..100u32)),
-///     &ProptestConfig::with_cases(1000),
-///     |(x, y)| {
-///         prop_assert!((1..10).contains(&x) && y < 100);
-///         Ok(())
-///     },
-/// );
-/// assert!(report.passed());
-/// ```
-pub fn run_in<S, D, F>(
-    strategy: S,
-    domain: D,
-    proptest: &ProptestConfig,
-    property: F,
-) -> Report<S::Value>
-where
-    S: Strategy,
-    S::Value: Mutate + Debug,
-    D: domain::Domain<S::Value>,
-    F: FnMut(S::Value) -> Result<(), TestCaseError>,
-{
-    let config = typefuzz_config(proptest);
-    run_projected(
-        &config,
-        proptest,
-        &strategy,
-        |value| domain.project(value),
-        property,
-    )
+    run_argument(&config, proptest, &Drawn::new(strategy), property)
 }
 
 /// The function API: runs `property` like [`run`] and panics with a proptest-style message if it
@@ -386,11 +402,113 @@ where
 pub fn check<S, F>(strategy: S, proptest: &ProptestConfig, property: F) -> Stats
 where
     S: Strategy,
-    S::Value: Mutate + Debug,
     F: FnMut(S::Value) -> Result<(), TestCaseError>,
 {
     let report = run(strategy, proptest, property);
     conclude(report, proptest, &|value: &S::Value| format!("{value:?}"))
+}
+
+/// proptest's `TestRunner` as a drop-in: `TestRunner::new(config).run(&strategy, test)` has
+/// proptest's signature and result (`Err(TestError::Fail(reason, minimal))`), with typefuzz's
+/// loop behind it.
+///
+/// A run keeps its failures in a regression file named after the test function (the closure's
+/// enclosing function, or the function passed) beside proptest's own regression file for the
+/// calling source file, and replays it, and the source file's `.proptest-regressions` seeds,
+/// first. typefuzz's details (seed, statistics, regression file) go to stderr; the error is
+/// proptest's.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::{Config as ProptestConfig, TestError};
+/// use typefuzz_proptest::TestRunner;
+///
+/// let mut runner = TestRunner::new(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(200) });
+/// let result = runner.run(&proptest::collection::vec(any::<u8>(), 1..10), |v| {
+///     prop_assert!(v.iter().all(|&b| b < 200));
+///     Ok(())
+/// });
+/// match result {
+///     Err(TestError::Fail(_, minimal)) => assert_eq!(minimal, vec![200]),
+///     other => panic!("expected a failure, got {other:?}"),
+/// }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TestRunner {
+    config: ProptestConfig,
+}
+
+impl TestRunner {
+    /// A runner with `config`, as `proptest::test_runner::TestRunner::new`.
+    ///
+    /// ```
+    /// let runner = typefuzz_proptest::TestRunner::new(proptest::test_runner::Config::with_cases(10));
+    /// assert_eq!(runner.config().cases, 10);
+    /// ```
+    pub fn new(config: ProptestConfig) -> Self {
+        TestRunner { config }
+    }
+
+    /// The configuration.
+    ///
+    /// ```
+    /// assert_eq!(typefuzz_proptest::TestRunner::default().config().cases, 256);
+    /// ```
+    pub fn config(&self) -> &ProptestConfig {
+        &self.config
+    }
+
+    /// Runs `test` on values of `strategy` and their mutants; `Ok` if it held, proptest's
+    /// `TestError` otherwise (`Abort` when every test was discarded).
+    ///
+    /// ```
+    /// use proptest::prelude::*;
+    /// let mut runner = typefuzz_proptest::TestRunner::new(proptest::test_runner::Config::with_cases(50));
+    /// assert!(runner.run(&(0..10u8, "[a-z]{2}"), |(n, s)| {
+    ///     prop_assert!(n < 10 && s.len() == 2);
+    ///     Ok(())
+    /// }).is_ok());
+    /// ```
+    #[track_caller]
+    pub fn run<S, F>(&mut self, strategy: &S, test: F) -> Result<(), TestError<S::Value>>
+    where
+        S: Strategy,
+        F: FnMut(S::Value) -> Result<(), TestCaseError>,
+    {
+        let caller = Location::caller();
+        let mut proptest = self.config.clone();
+        proptest.source_file = proptest.source_file.or(Some(caller.file()));
+        let mut config = typefuzz_config(&proptest);
+        if proptest.failure_persistence.is_some() && proptest.test_name.is_none() {
+            // `my_crate::tests::round_trip::{{closure}}`, or `my_crate::round_trip` for a function
+            // passed by name: the test function's path names the property.
+            let type_name = std::any::type_name::<F>();
+            let path = type_name.strip_suffix("::{{closure}}").unwrap_or(type_name);
+            let test = path.rsplit("::").next().unwrap_or(path);
+            config.name = Some(path.to_string());
+            if std::env::var_os("TYPEFUZZ_REGRESSIONS").is_none() {
+                config.regressions = persistence::regression_path(&proptest, test);
+            }
+        }
+        let report = run_argument(&config, &proptest, &Drawn::new(strategy), test);
+        if let Some(message) = report.never_checked() {
+            return Err(TestError::Abort(Reason::from(format!(
+                "Too many global rejects\n\t{message}"
+            ))));
+        }
+        let stats = report.stats.clone();
+        match report.failure {
+            Some(failure) => {
+                let show = |value: &S::Value| format!("{value:?}");
+                eprintln!("{}", failure_message(&failure, &stats, &proptest, &show));
+                Err(TestError::Fail(
+                    Reason::from(failure.message),
+                    failure.minimal,
+                ))
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 /// Panics with the failure message, or with proptest's complaint when nothing was checked;
@@ -428,8 +546,26 @@ fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {
     })
 }
 
+/// Inputs longer than this are elided in failure messages; the regression file keeps them.
+const MAX_SHOWN: usize = 400;
+
+/// `text`, or its start and end around an elision note when it is longer than [`MAX_SHOWN`].
+fn elide(text: &str) -> String {
+    let chars = text.chars().count();
+    if chars <= MAX_SHOWN {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(MAX_SHOWN / 2).collect();
+    let tail: String = text.chars().skip(chars - MAX_SHOWN / 4).collect();
+    format!(
+        "{head} .. ({} characters elided) .. {tail}",
+        chars - head.len() - tail.len()
+    )
+}
+
 /// The panic message of a failure: proptest's first lines, then typefuzz's seed, statistics
-/// and regression file. `show` formats an input (the macro names the arguments: `x = 1, y = 2`).
+/// and regression file. `show` formats an input (the macro names the arguments: `x = 1, y = 2`);
+/// inputs longer than 400 characters are elided (the regression file replays them whole).
 ///
 /// ```
 /// use proptest::prelude::*;
@@ -457,12 +593,12 @@ pub fn failure_message<T>(
         out,
         "Test failed: {}; minimal failing input: {}",
         failure.message,
-        show(&failure.minimal)
+        elide(&show(&failure.minimal))
     );
     let _ = writeln!(out, "\tsuccesses: {}", failure.tests - failure.discards - 1);
     let _ = writeln!(out, "\tlocal rejects: 0");
     let _ = writeln!(out, "\tglobal rejects: {}", failure.discards);
-    let original = show(&failure.original);
+    let original = elide(&show(&failure.original));
     let rejects = rejects_note(failure.discards, proptest);
     let notes: Vec<&str> = rejects.as_deref().into_iter().collect();
     out.push_str(&failure.details(stats, &original, &notes));
@@ -473,10 +609,12 @@ pub fn failure_message<T>(
 #[doc(hidden)]
 pub mod __private {
     pub use proptest;
-    pub use proptest::arbitrary::any;
     pub use proptest::test_runner::{
         contextualize_config, Config as ProptestConfig, TestCaseError,
     };
+
+    pub use crate::argument::probe::{Any, NotWhole, TypeProbe, Whole};
+    pub use crate::argument::Drawn;
 
     use super::*;
 
@@ -493,27 +631,16 @@ pub mod __private {
         }
     }
 
-    pub use crate::domain::probe::{Fallback, Known, Probe};
-    pub use crate::domain::Arg;
-    use crate::domain::ProjectArgs;
-
-    /// One `proptest!` test: run with each argument projected into its strategy's domain, then
-    /// panic with named arguments on failure.
-    pub fn run_test<S, F>(strategy: S, proptest: ProptestConfig, names: &[&str], property: F)
+    /// One `proptest!` test: run, then panic with named arguments on failure.
+    pub fn run_test<A, F>(arguments: A, proptest: ProptestConfig, names: &[&str], property: F)
     where
-        S: ProjectArgs,
-        S::Value: Mutate + Debug + NamedArgs,
-        F: FnMut(S::Value) -> Result<(), TestCaseError>,
+        A: Argument,
+        A::Value: NamedArgs,
+        F: FnMut(A::Value) -> Result<(), TestCaseError>,
     {
         let config = typefuzz_config(&proptest);
-        let report = run_projected(
-            &config,
-            &proptest,
-            &strategy,
-            |value| strategy.project_args(value),
-            property,
-        );
-        conclude(report, &proptest, &|value: &S::Value| value.named(names));
+        let report = run_argument(&config, &proptest, &arguments, property);
+        conclude(report, &proptest, &|value: &A::Value| value.named(names));
     }
 }
 
@@ -522,13 +649,20 @@ pub mod __private {
 /// `#![proptest_config(expr)]`, and the closure forms `proptest!(|(x in s)| body)` and
 /// `proptest!(config, |(x: T)| body)`.
 ///
-/// The arguments form a tuple that must implement [`Mutate`] (each argument type does); see the
-/// crate documentation for how the configuration, discards and failures map.
+/// Beyond proptest's grammar, any pattern binds an argument: `mut v in s`, `(a, b) in (s, t)`,
+/// `(a, b): (u8, u8)`, `Point { x, y }: Point`, `[a, b]: [u8; 2]`.
+///
+/// An argument `x in strategy` is mutated through the choices its strategy drew
+/// ([`choices`]), so the property only sees values the strategy can produce; an argument
+/// `x: T` or `x in any::<T>()` whose type implements [`Mutate`](typefuzz_engine::Mutate) and is
+/// covered whole by `any::<T>()` (integers, `bool`, `char`, your own `#[derive(Mutate)]` types)
+/// is mutated as a `T`. See the crate documentation for how the configuration, discards and
+/// failures map.
 ///
 /// ```
 /// use proptest::prelude::*;
 ///
-/// #[derive(Clone, Debug, typefuzz::Mutate)]
+/// #[derive(Clone, Debug)]
 /// struct Point {
 ///     x: i16,
 ///     y: i16,
@@ -540,17 +674,19 @@ pub mod __private {
 ///
 /// typefuzz::proptest! {
 ///     #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
-///     fn manhattan_is_symmetric(a in point(), b in point()) {
+///     fn manhattan_is_symmetric(a in point(), b in point(), Point { x, y } in point()) {
 ///         let d = |p: &Point, q: &Point| (p.x as i32 - q.x as i32).abs() + (p.y as i32 - q.y as i32).abs();
 ///         prop_assert_eq!(d(&a, &b), d(&b, &a));
+///         let p = Point { x, y };
+///         prop_assert!(d(&p, &p) == 0);
 ///     }
 /// }
 ///
 /// fn main() {
 ///     manhattan_is_symmetric();
 ///     // The closure form, inside any function:
-///     typefuzz::proptest!(|(x in 0..100u32, y: u8)| {
-///         prop_assert!(x as u64 + y as u64 <= u32::MAX as u64 + 255);
+///     typefuzz::proptest!(|(x in 0..100u32, (y, z): (u8, u8))| {
+///         prop_assert!(x < 100 && u16::from(y) + u16::from(z) <= 510);
 ///     });
 /// }
 /// ```
@@ -595,6 +731,9 @@ macro_rules! proptest {
             config.test_name = ::core::option::Option::Some(
                 ::core::concat!(::core::module_path!(), "::line", ::core::line!()));
         }
+        if config.source_file.is_none() {
+            config.source_file = ::core::option::Option::Some(::core::file!());
+        }
         $crate::__proptest_args!(@norm config [] [] $body; $($arg)+);
     }};
     ($config:expr, move |($($arg:tt)+)| $body:expr) => {{
@@ -604,56 +743,68 @@ macro_rules! proptest {
             config.test_name = ::core::option::Option::Some(
                 ::core::concat!(::core::module_path!(), "::line", ::core::line!()));
         }
+        if config.source_file.is_none() {
+            config.source_file = ::core::option::Option::Some(::core::file!());
+        }
         $crate::__proptest_args!(@norm config [move] [] $body; $($arg)+);
     }};
 }
 
-/// Normalizes `proptest!` arguments (`p in strategy`, `p: Type`) into pattern/strategy pairs and
-/// runs the test. Not public API.
+/// Normalizes `proptest!` arguments (`pattern in strategy`, `pattern: Type`) into
+/// pattern/argument pairs and runs the test. Not public API.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __proptest_args {
-    (@norm $config:ident [$($mod:tt)*] [$([$p:pat] [$s:expr])*] $body:expr;) => {
+    (@norm $config:ident [$($mod:tt)*] [$([$($p:tt)*] [$a:expr])*] $body:expr;) => {
         $crate::__private::run_test(
-            ($({
-                let strategy = $s;
-                let domain = {
-                    #[allow(unused_imports)]
-                    use $crate::__private::{Fallback as _, Known as _};
-                    (&$crate::__private::Probe(&strategy)).__typefuzz_domain()
-                };
-                $crate::__private::Arg { strategy, domain }
-            },)*),
+            ($($a,)*),
             $config,
-            &[$(::core::stringify!($p)),*],
-            $($mod)* |($($p,)*)| -> ::core::result::Result<(), $crate::__private::TestCaseError> {
+            &[$(::core::stringify!($($p)*)),*],
+            $($mod)* |($($($p)*,)*)| -> ::core::result::Result<(), $crate::__private::TestCaseError> {
                 let (): () = $body;
                 ::core::result::Result::Ok(())
             },
         )
     };
+    // `x in any::<T>()` is `x: T`.
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $p:pat in any::<$t:ty>() $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
     (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $p:pat in $s:expr $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$s]] $body; $($($rest)*)?)
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__private::Drawn::new($s)]] $body; $($($rest)*)?)
     };
-    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ($p:pat) : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
-    };
-    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; _ : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [_] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
-    };
-    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ref mut $p:ident : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [ref mut $p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
-    };
-    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ref $p:ident : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [ref $p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
-    };
-    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; mut $p:ident : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [mut $p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
-    };
-    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $p:ident : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ($($p:tt)*) : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [($($p)*)] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
     };
     (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; [$($p:tt)*] : $t:ty $(, $($rest:tt)*)?) => {
-        $crate::__proptest_args!(@norm $c $m [$($acc)* [[$($p)*]] [$crate::__private::any::<$t>()]] $body; $($($rest)*)?)
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [[$($p)*]] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
     };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $s:ident { $($p:tt)* } : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$s { $($p)* }] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $s:ident ( $($p:tt)* ) : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$s ( $($p)* )] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; _ : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [_] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ref mut $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [ref mut $p] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; ref $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [ref $p] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; mut $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [mut $p] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    (@norm $c:ident $m:tt [$($acc:tt)*] $body:expr; $p:ident : $t:ty $(, $($rest:tt)*)?) => {
+        $crate::__proptest_args!(@norm $c $m [$($acc)* [$p] [$crate::__proptest_args!(@typed $t)]] $body; $($($rest)*)?)
+    };
+    // The argument of an `x: T` argument: typed when `any::<T>()` covers `T` and `T: Mutate`,
+    // otherwise drawn through `any::<T>()`.
+    (@typed $t:ty) => {{
+        #[allow(unused_imports, clippy::needless_borrow)]
+        use $crate::__private::{Any as _, NotWhole as _, Whole as _};
+        (&&&$crate::__private::TypeProbe::<$t>::new()).__typefuzz_argument()
+    }};
 }

@@ -1,0 +1,731 @@
+//! Choice sequences: the bytes a proptest strategy draws, as a value typefuzz can mutate.
+//!
+//! Every proptest strategy builds its values from a [`TestRng`]. proptest can *record* the bytes
+//! a value drew ([`RngAlgorithm::Recorder`]) and *replay* any byte string as the random stream
+//! ([`RngAlgorithm::PassThrough`]). A [`Choices`] is
+//! such a byte string. Replaying it through the strategy ([`Choices::replay`]) builds a value the
+//! strategy itself built from those draws, so whatever a mutation does to the bytes, the result
+//! is a value the strategy can produce — for every combinator (`prop_map`, `prop_oneof!`,
+//! `collection::vec`, regex strings, `prop_recursive`, `prop_filter`), with no projection and no
+//! `Mutate` impl for the value's type. This is Hypothesis' choice-sequence design, on proptest's
+//! random stream. Values whose strategy derived a second stream (unions do) are kept as a seed
+//! instead of bytes; see [`Recording`].
+//!
+//! # Draw-aware mutation
+//!
+//! proptest's strategies read the stream in 32-bit words (`next_u32`; a `u64` is two words) and
+//! map a word to a range by its *high* bits (`gen_range` multiplies and keeps the top half), so a
+//! word of zeros is a range's low end, `u32::MAX` its high end, and `0x8000_0000` its middle.
+//! [`Choices`]'s [`Mutate`] impl therefore works on words: boundary words (zero, one,
+//! `u32::MAX`, the middle), small additions scaled to each byte of the word, bit flips, random
+//! words; and on spans of words: delete, duplicate, copy, insert and splice a span from another
+//! sequence of the same thread ([`Choices::offer`] makes a sequence available for splicing), as
+//! Hypothesis and HypoFuzz do.
+//!
+//! # Shrinking
+//!
+//! Sequences are ordered by length, then word by word (each word read as a little-endian `u32`).
+//! Candidates delete spans (shorter) or lower one word (zero, half, minus one), so every
+//! candidate is strictly smaller and shrinking terminates. Low words map to a range's low end, a
+//! collection's shortest length and a union's first arm, and the stream continues past the
+//! bytes with words that do the same, so a shorter or lower sequence usually replays to a
+//! simpler value.
+//!
+//! ```
+//! use proptest::prelude::*;
+//! use proptest::strategy::ValueTree;
+//! use proptest::test_runner::Config as ProptestConfig;
+//! use typefuzz::{Context, Mutate};
+//! use typefuzz_proptest::choices::Choices;
+//!
+//! // Non-empty lists of lowercase words: every mutant replays to one.
+//! let strategy = proptest::collection::vec("[a-z]{1,8}", 1..5);
+//! let config = ProptestConfig::default();
+//! let (_, mut choices) = Choices::record(&strategy, &config, [7; 32]).unwrap();
+//! let mut cx = Context::new(1);
+//! for _ in 0..1000 {
+//!     choices.mutate(&mut cx);
+//!     let words = choices.replay(&strategy, &config).unwrap().current();
+//!     assert!((1..5).contains(&words.len()));
+//!     assert!(words.iter().all(|w| (1..=8).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase())));
+//! }
+//! ```
+
+use std::cell::RefCell;
+use std::fmt;
+
+use proptest::arbitrary::any;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
+use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::fingerprint::Fingerprint;
+use typefuzz_engine::{Context, Mutate, Operator};
+
+/// Bytes per draw: proptest's strategies read the stream with `next_u32`.
+const WORD: usize = 4;
+/// Longest span of words one span mutation moves.
+const MAX_SPAN: usize = 8;
+/// Sequences kept per thread for splicing.
+const DONORS: usize = 64;
+/// Boundary words: a range's low end, just above it, its middle, its high end, and the bit
+/// patterns next to the sign bit.
+const INTERESTING: [u32; 8] = [
+    0,
+    1,
+    0x4000_0000,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xc000_0000,
+    u32::MAX - 1,
+    u32::MAX,
+];
+/// What the stream reads after the recorded bytes. A pass-through stream reads zeros once its
+/// bytes run out, but rand's unbiased range samplers (Lemire's method) reject a zero word for
+/// every range that is not a power of two and draw again, forever. The word 1 is accepted by
+/// every range below 2^32 and maps to its low end (`1 * range < 2^32`), as zeros would: an
+/// exhausted stream still builds the simplest value (low ends, shortest collections, first
+/// union arms).
+const FILLER: u32 = 1;
+
+/// Bytes of stream a replay provides: the recorded bytes, then [`FILLER`] words. proptest gives
+/// every derived stream (`prop_flat_map`, `prop_perturb`) half of what is left, so the filler
+/// is long enough for the draws recorded after four nested splits, and for mutants that draw
+/// more than their seed did (16 KiB at least: the copy is paid on every replay); a value
+/// drawing more than this reads zeros past it, which rand's range samplers may redraw forever
+/// (the engine then reports a hang).
+fn padded_len(recorded: usize) -> usize {
+    (recorded * 16 + 1024).max(16 * 1024)
+}
+
+/// Candidates of each kind in one shrink list.
+const SHRINK_PER_KIND: usize = 16;
+
+thread_local! {
+    /// Sequences offered for splicing (a ring buffer; see [`Choices::offer`]).
+    static DONOR_POOL: RefCell<Donors> =
+        const { RefCell::new(Donors { ring: Vec::new(), next: 0, longest: 0 }) };
+}
+
+struct Donors {
+    ring: Vec<Vec<u8>>,
+    next: usize,
+    /// The longest sequence offered: mutants grow to at most twice that (plus a little).
+    longest: usize,
+}
+
+/// The length past which mutations stop growing a sequence: twice the longest offered one, at
+/// least 256 bytes. Without a bound, feedback that rewards new input sizes would keep growing
+/// sequences whose tails no strategy reads.
+fn growth_limit() -> usize {
+    DONOR_POOL.with(|pool| (2 * pool.borrow().longest + 64).max(256))
+}
+
+/// The bytes one or more strategies drew from proptest's random stream: a genotype that replays
+/// to a value of the strategy (see the [module docs](self)).
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Choices {
+    bytes: Vec<u8>,
+    /// `Some((seed, skip))`: not replayed from the bytes but from a ChaCha stream seeded with
+    /// `seed`, after `skip` words (see [`Recording`]); mutated by regeneration only.
+    seeded: Option<([u8; 32], u32)>,
+}
+
+impl Choices {
+    /// A sequence of the given bytes.
+    ///
+    /// ```
+    /// use typefuzz_proptest::choices::Choices;
+    /// assert_eq!(Choices::new(vec![1, 2]).as_bytes(), &[1, 2]);
+    /// ```
+    pub fn new(bytes: Vec<u8>) -> Self {
+        Choices {
+            bytes,
+            seeded: None,
+        }
+    }
+
+    /// The bytes.
+    ///
+    /// ```
+    /// use typefuzz_proptest::choices::Choices;
+    /// assert!(Choices::default().as_bytes().is_empty());
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Generates a value of `strategy` from a ChaCha stream seeded with `seed`, recording the
+    /// bytes it drew: the value tree and the sequence that replays it.
+    ///
+    /// The seed is what proptest persists (`cc <hex>` lines of `.proptest-regressions` files):
+    /// proptest's runner builds the same value from it. Strategies that derive a second random
+    /// stream (`prop_perturb`, shuffles, samples) draw it apart from the record; their replay is
+    /// a value of the strategy too, but not always the recorded one.
+    ///
+    /// ```
+    /// use proptest::prelude::*;
+    /// use proptest::strategy::ValueTree;
+    /// use proptest::test_runner::Config as ProptestConfig;
+    /// use typefuzz_proptest::choices::Choices;
+    /// let config = ProptestConfig::default();
+    /// let (tree, choices) = Choices::record(&(0..100u32, "[a-z]+"), &config, [3; 32]).unwrap();
+    /// assert_eq!(choices.replay(&(0..100u32, "[a-z]+"), &config).unwrap().current(), tree.current());
+    /// ```
+    pub fn record<S: Strategy>(
+        strategy: &S,
+        config: &ProptestConfig,
+        seed: [u8; 32],
+    ) -> Result<(S::Tree, Choices), Reason> {
+        Recording::new(config, seed).draw(strategy)
+    }
+
+    /// Builds `strategy`'s value tree with these bytes as the random stream, followed by filler
+    /// words that every range maps to its low end.
+    ///
+    /// Fails only when the strategy gives up (a `prop_filter` that rejected too many values):
+    /// the caller treats that as a discard.
+    ///
+    /// ```
+    /// use proptest::prelude::*;
+    /// use proptest::strategy::ValueTree;
+    /// use proptest::test_runner::Config as ProptestConfig;
+    /// use typefuzz_proptest::choices::Choices;
+    /// let config = ProptestConfig::default();
+    /// // Past its bytes the stream builds the simplest values: a range's low end, a collection's
+    /// // shortest length.
+    /// let empty = Choices::default();
+    /// assert_eq!(empty.replay(&(10..20u8), &config).unwrap().current(), 10);
+    /// assert_eq!(empty.replay(&proptest::collection::vec(0..7u8, 2..9), &config).unwrap().current(), vec![0, 0]);
+    /// ```
+    pub fn replay<S: Strategy>(
+        &self,
+        strategy: &S,
+        config: &ProptestConfig,
+    ) -> Result<S::Tree, Reason> {
+        if let Some((seed, skip)) = self.seeded {
+            let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+            let mut runner = Self::runner(config, rng);
+            for _ in 0..skip {
+                any::<u32>().new_tree(&mut runner)?;
+            }
+            return strategy.new_tree(&mut runner);
+        }
+        let mut data = Vec::with_capacity(padded_len(self.bytes.len()));
+        data.extend_from_slice(&self.bytes);
+        while data.len() < padded_len(self.bytes.len()) {
+            data.extend_from_slice(&FILLER.to_le_bytes());
+        }
+        let rng = TestRng::from_seed(RngAlgorithm::PassThrough, &data);
+        strategy.new_tree(&mut Self::runner(config, rng))
+    }
+
+    /// Makes this sequence available for splicing into other sequences mutated on this thread
+    /// (the pool keeps the last 64). The adapters offer every freshly drawn sequence.
+    ///
+    /// ```
+    /// use typefuzz::{Context, Mutate};
+    /// use typefuzz_proptest::choices::Choices;
+    /// Choices::forget_offers();
+    /// Choices::new(vec![0xAB; 64]).offer();
+    /// let mut cx = Context::new(5);
+    /// let mut spliced = false;
+    /// for _ in 0..200 {
+    ///     let mut c = Choices::new(vec![0; 64]);
+    ///     c.mutate(&mut cx);
+    ///     spliced |= c.as_bytes().windows(4).any(|w| w == [0xAB; 4]);
+    /// }
+    /// assert!(spliced);
+    /// ```
+    pub fn offer(&self) {
+        if self.bytes.len() < WORD {
+            return;
+        }
+        DONOR_POOL.with(|pool| {
+            let mut pool = pool.borrow_mut();
+            if pool.ring.len() < DONORS {
+                pool.ring.push(self.bytes.clone());
+            } else {
+                let next = pool.next;
+                pool.ring[next].clone_from(&self.bytes);
+            }
+            pool.next = (pool.next + 1) % DONORS;
+            pool.longest = pool.longest.max(self.bytes.len());
+        });
+    }
+
+    /// Empties this thread's splicing pool, so that a run does not depend on what earlier runs
+    /// on the same thread offered (runs stay functions of their seed).
+    ///
+    /// ```
+    /// typefuzz_proptest::choices::Choices::forget_offers();
+    /// ```
+    pub fn forget_offers() {
+        DONOR_POOL.with(|pool| {
+            let mut pool = pool.borrow_mut();
+            pool.ring.clear();
+            pool.next = 0;
+            pool.longest = 0;
+        });
+    }
+
+    /// A runner that never persists anything and never complains of global rejects: typefuzz
+    /// owns both.
+    fn runner(config: &ProptestConfig, rng: TestRng) -> TestRunner {
+        TestRunner::new_with_rng(config.clone(), rng)
+    }
+
+    fn words(&self) -> usize {
+        self.bytes.len().div_ceil(WORD)
+    }
+
+    fn word(&self, index: usize) -> u32 {
+        let mut buf = [0; WORD];
+        let start = index * WORD;
+        let end = (start + WORD).min(self.bytes.len());
+        buf[..end - start].copy_from_slice(&self.bytes[start..end]);
+        u32::from_le_bytes(buf)
+    }
+
+    fn set_word(&mut self, index: usize, value: u32) {
+        let start = index * WORD;
+        let end = (start + WORD).min(self.bytes.len());
+        self.bytes[start..end].copy_from_slice(&value.to_le_bytes()[..end - start]);
+    }
+
+    /// A word-aligned span `start..end` (in bytes) of 1 to [`MAX_SPAN`] words.
+    fn span(&self, cx: &mut Context) -> (usize, usize) {
+        let words = self.words();
+        let start = cx.below(words);
+        let len = 1 + cx.below((words - start).min(MAX_SPAN));
+        (start * WORD, ((start + len) * WORD).min(self.bytes.len()))
+    }
+
+    fn random_word(cx: &mut Context) -> [u8; WORD] {
+        cx.rng().u32(..).to_le_bytes()
+    }
+
+    /// Inserts a span of another offered sequence at a word boundary; false if none is offered.
+    fn splice(&mut self, cx: &mut Context) -> bool {
+        let donor = DONOR_POOL.with(|pool| {
+            let pool = pool.borrow();
+            if pool.ring.is_empty() {
+                return None;
+            }
+            let donor = Choices::new(pool.ring[cx.below(pool.ring.len())].clone());
+            let (start, end) = donor.span(cx);
+            Some(donor.bytes[start..end].to_vec())
+        });
+        let Some(span) = donor else {
+            return false;
+        };
+        let at = cx.below(self.words() + 1) * WORD;
+        let at = at.min(self.bytes.len());
+        if cx.chance(1, 2) {
+            // Overwrite in place, keeping the length (and so the draws after the span).
+            let end = (at + span.len()).min(self.bytes.len());
+            self.bytes[at..end].copy_from_slice(&span[..end - at]);
+        } else {
+            self.bytes.splice(at..at, span);
+        }
+        true
+    }
+}
+
+/// A fresh draw of one or more strategies from one recorded ChaCha stream (what the adapter's
+/// generator and `.proptest-regressions` seeds use), with each value's [`Choices`].
+///
+/// proptest gives every derived stream of a pass-through stream half of what is left: a union
+/// (`prop_oneof!`, `prop_recursive`) derives one for each arm before the one it picks, so a
+/// value built through many unions cannot be replayed from its bytes (the stream runs dry, and
+/// rand's range samplers then redraw zeros forever). A recording detects derived streams: the
+/// recorder does not record the 32 bytes each one takes from the ChaCha stream, so the word the
+/// stream produces next is found further on in a reference stream of the same seed. A value
+/// that derived a stream is kept as its seed and position instead of its bytes: replayed
+/// exactly from ChaCha, mutated by regeneration only, shrunk by proptest's value tree.
+///
+/// ```
+/// use proptest::prelude::*;
+/// use proptest::test_runner::Config as ProptestConfig;
+/// use typefuzz_proptest::choices::Recording;
+/// let mut recording = Recording::new(&ProptestConfig::default(), [4; 32]);
+/// let (_, plain) = recording.draw(&(0..10u8)).unwrap();
+/// let (_, union) = recording.draw(&prop_oneof![Just(0u8), Just(1u8), 5..9u8]).unwrap();
+/// let (_, after) = recording.draw(&(0..10u8)).unwrap();
+/// assert!(!plain.is_seeded() && !after.is_seeded());
+/// # let _ = union;
+/// ```
+pub struct Recording {
+    runner: TestRunner,
+    seed: [u8; 32],
+    config: ProptestConfig,
+    /// The reference stream (plain ChaCha from the same seed) and its words so far.
+    reference: TestRunner,
+    words: Vec<u32>,
+    /// Derived streams so far (32 bytes of ChaCha each); `None` once they could not be counted.
+    derived: Option<usize>,
+}
+
+/// Bound on a seeded value's position in its stream, in words (see [`Choices::decode`]).
+const MAX_SKIP: u32 = 1 << 20;
+
+/// Most derived streams searched for after one draw.
+const MAX_DERIVED: usize = 256;
+
+impl Recording {
+    /// A recording of the ChaCha stream seeded with `seed` (proptest's `cc` seeds).
+    pub fn new(config: &ProptestConfig, seed: [u8; 32]) -> Self {
+        Recording {
+            runner: Choices::runner(config, TestRng::from_seed(RngAlgorithm::Recorder, &seed)),
+            seed,
+            config: config.clone(),
+            reference: Choices::runner(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed)),
+            words: Vec::new(),
+            derived: Some(0),
+        }
+    }
+
+    /// The runner drawing from the stream, for values kept as themselves (typed arguments);
+    /// call [`settle`](Recording::settle) after drawing with it.
+    pub fn runner(&mut self) -> &mut TestRunner {
+        &mut self.runner
+    }
+
+    /// Draws a value of `strategy` from the stream: its tree and its choices.
+    pub fn draw<S: Strategy>(&mut self, strategy: &S) -> Result<(S::Tree, Choices), Reason> {
+        let start = self.runner.bytes_used().len();
+        let before = self.derived;
+        let tree = strategy.new_tree(&mut self.runner)?;
+        self.settle();
+        let choices = match (before, self.derived) {
+            (Some(a), Some(b)) if a == b => {
+                let mut bytes = self.runner.bytes_used();
+                bytes.drain(..start);
+                Choices::new(bytes)
+            }
+            (Some(a), _) if start % WORD == 0 => Choices {
+                bytes: Vec::new(),
+                seeded: Some((self.seed, ((start + 32 * a) / WORD) as u32)),
+            },
+            // The stream's position is lost: keep a fresh seed of the strategy instead.
+            _ => {
+                let mut seed = self.seed;
+                seed[0] ^= start as u8;
+                seed[1] ^= (start >> 8) as u8;
+                let choices = Choices {
+                    bytes: Vec::new(),
+                    seeded: Some((seed, 0)),
+                };
+                let tree = choices.replay(strategy, &self.config)?;
+                return Ok((tree, choices));
+            }
+        };
+        Ok((tree, choices))
+    }
+
+    /// Counts the streams derived since the last call, by finding the stream's next word in the
+    /// reference stream.
+    pub fn settle(&mut self) {
+        let Some(derived) = self.derived else {
+            return;
+        };
+        let recorded = self.runner.bytes_used().len();
+        let probe = self.runner.rng().clone();
+        let mut probe = Choices::runner(&self.config, probe);
+        let next = any::<u32>().new_tree(&mut probe).map(|tree| tree.current());
+        self.derived = None;
+        let Ok(next) = next else {
+            return;
+        };
+        for extra in 0..=MAX_DERIVED {
+            let offset = recorded + 32 * (derived + extra);
+            if offset % WORD != 0 {
+                return;
+            }
+            let index = offset / WORD;
+            while self.words.len() <= index {
+                match any::<u32>().new_tree(&mut self.reference) {
+                    Ok(tree) => self.words.push(tree.current()),
+                    Err(_) => return,
+                }
+            }
+            if self.words[index] == next {
+                self.derived = Some(derived + extra);
+                return;
+            }
+        }
+    }
+}
+
+impl Choices {
+    /// Whether this value is kept as a seed and position rather than bytes (see [`Recording`]).
+    ///
+    /// ```
+    /// assert!(!typefuzz_proptest::choices::Choices::default().is_seeded());
+    /// ```
+    pub fn is_seeded(&self) -> bool {
+        self.seeded.is_some()
+    }
+}
+
+impl fmt::Debug for Choices {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((seed, skip)) = &self.seeded {
+            write!(f, "Choices(seed ")?;
+            for byte in seed {
+                write!(f, "{byte:02x}")?;
+            }
+            return write!(f, " after {skip} words)");
+        }
+        write!(f, "Choices(")?;
+        for byte in &self.bytes {
+            write!(f, "{byte:02x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl Mutate for Choices {
+    /// Random words, as many as the size allows.
+    fn generate(cx: &mut Context) -> Self {
+        let words = cx.below(cx.size() + 1);
+        let bytes = (0..words).flat_map(|_| Self::random_word(cx)).collect();
+        Choices::new(bytes)
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        if let Some((seed, skip)) = &mut self.seeded {
+            cx.record(Operator::Regenerate);
+            seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            *skip = 0;
+            return;
+        }
+        if self.bytes.is_empty() {
+            cx.record(Operator::Insert);
+            self.bytes.extend(Self::random_word(cx));
+            return;
+        }
+        let words = self.words();
+        let grow = u32::from(self.bytes.len() < growth_limit());
+        let weights = [
+            4,        // Interesting: a boundary word
+            4,        // AddSub: a small step at one of the word's byte scales
+            2,        // BitFlip
+            2,        // Random: a fresh word
+            2,        // Remove: delete a span
+            grow,     // Duplicate: repeat a span in place
+            1,        // Swap: copy a span over another position
+            grow,     // Insert: fresh words
+            1,        // Truncate
+            2 * grow, // Crossover: a span of another sequence
+        ];
+        match cx.weighted(&weights) {
+            Some(0) => {
+                cx.record(Operator::Interesting);
+                let index = cx.below(words);
+                self.set_word(index, INTERESTING[cx.below(INTERESTING.len())]);
+            }
+            Some(1) => {
+                cx.record(Operator::AddSub);
+                let index = cx.below(words);
+                let step = (1 + cx.below(16) as u32) << (8 * cx.below(WORD));
+                let word = self.word(index);
+                let word = if cx.chance(1, 2) {
+                    word.wrapping_add(step)
+                } else {
+                    word.wrapping_sub(step)
+                };
+                self.set_word(index, word);
+            }
+            Some(2) => {
+                cx.record(Operator::BitFlip);
+                let index = cx.below(self.bytes.len());
+                self.bytes[index] ^= 1 << cx.below(8);
+            }
+            Some(3) => {
+                cx.record(Operator::Random);
+                let index = cx.below(words);
+                self.set_word(index, cx.rng().u32(..));
+            }
+            Some(4) => {
+                cx.record(Operator::Remove);
+                let (start, end) = self.span(cx);
+                self.bytes.drain(start..end);
+            }
+            Some(5) => {
+                cx.record(Operator::Duplicate);
+                let (start, end) = self.span(cx);
+                let copy = self.bytes[start..end].to_vec();
+                self.bytes.splice(start..start, copy);
+            }
+            Some(6) => {
+                cx.record(Operator::Swap);
+                let (start, end) = self.span(cx);
+                let copy = self.bytes[start..end].to_vec();
+                let at = cx.below(words) * WORD;
+                let stop = (at + copy.len()).min(self.bytes.len());
+                self.bytes[at..stop].copy_from_slice(&copy[..stop - at]);
+            }
+            Some(7) => {
+                cx.record(Operator::Insert);
+                let at = (cx.below(words + 1) * WORD).min(self.bytes.len());
+                let count = 1 + cx.below(MAX_SPAN);
+                let fresh: Vec<u8> = (0..count).flat_map(|_| Self::random_word(cx)).collect();
+                self.bytes.splice(at..at, fresh);
+            }
+            Some(8) => {
+                cx.record(Operator::Truncate);
+                let keep = cx.below(words) * WORD;
+                self.bytes.truncate(keep);
+            }
+            _ => {
+                if !self.splice(cx) {
+                    cx.record(Operator::Random);
+                    let index = cx.below(words);
+                    self.set_word(index, cx.rng().u32(..));
+                    return;
+                }
+                cx.record(Operator::Crossover);
+            }
+        }
+        if cx.chance(1, 16) {
+            self.offer();
+        }
+    }
+
+    fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
+        let words = self.words();
+        let mut out = Vec::new();
+        // A seeded sequence shrinks through proptest's value tree (the adapter's last pass).
+        if words == 0 || self.seeded.is_some() {
+            return out;
+        }
+        out.push(Choices::default());
+        if words > 1 {
+            out.push(Choices::new(self.bytes[..(words / 2) * WORD].to_vec()));
+        }
+        // Spans of 8, 4, 2 and 1 words deleted, from the end backwards (later draws are the
+        // least likely to shape what comes before them).
+        for span in [8, 4, 2, 1] {
+            if span >= words {
+                continue;
+            }
+            let mut start = words - span;
+            let mut taken = 0;
+            loop {
+                let mut bytes = self.bytes.clone();
+                bytes.drain(start * WORD..((start + span) * WORD).min(self.bytes.len()));
+                out.push(Choices::new(bytes));
+                taken += 1;
+                if start == 0 || taken == SHRINK_PER_KIND {
+                    break;
+                }
+                start = start.saturating_sub(span);
+            }
+        }
+        // One word lowered: to 1 (the low end of every range; 0 is redrawn, see FILLER),
+        // halved, minus one.
+        let lowered = (0..words)
+            .filter(|&i| self.word(i) != 0)
+            .take(SHRINK_PER_KIND);
+        for index in lowered {
+            let word = self.word(index);
+            let mut candidates = vec![FILLER, word / 2, word - 1];
+            candidates.retain(|&c| c < word);
+            candidates.dedup();
+            for value in candidates {
+                let mut choices = self.clone();
+                choices.set_word(index, value);
+                out.push(choices);
+            }
+        }
+        out
+    }
+
+    /// Versioned: inputs saved in an older encoding are never loaded as this one.
+    fn fingerprint(fingerprint: &mut Fingerprint) {
+        fingerprint.name("typefuzz_proptest::choices::Choices/v2");
+    }
+
+    fn encode(&self, out: &mut Encoder) {
+        match &self.seeded {
+            None => {
+                out.write_byte(0);
+                self.bytes.encode(out);
+            }
+            Some((seed, skip)) => {
+                out.write_byte(1);
+                out.write_bytes(seed);
+                out.write_bytes(&skip.to_le_bytes());
+            }
+        }
+    }
+
+    fn decode(input: &mut Decoder<'_>) -> Self {
+        if input.read_byte() % 2 == 0 {
+            return Choices::new(Vec::decode(input));
+        }
+        let seed = input.read_array::<32>();
+        // Positions past MAX_SKIP are not ones a recording produces: fold them in, so that a
+        // decoded value replays in bounded time.
+        let skip = u32::from_le_bytes(input.read_array::<4>()) % MAX_SKIP;
+        Choices {
+            bytes: Vec::new(),
+            seeded: Some((seed, skip)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::ValueTree;
+
+    fn order_key(c: &Choices) -> (usize, Vec<u32>) {
+        (c.words(), (0..c.words()).map(|i| c.word(i)).collect())
+    }
+
+    #[test]
+    fn shrink_candidates_are_strictly_smaller() {
+        let mut cx = Context::new(3);
+        for _ in 0..200 {
+            let mut c = Choices::generate(&mut cx.clone().with_max_size(40));
+            c.mutate(&mut cx);
+            let key = order_key(&c);
+            for candidate in c.shrink(&mut cx) {
+                assert!(
+                    candidate.bytes.len() < c.bytes.len() || order_key(&candidate) < key,
+                    "{candidate:?} is not smaller than {c:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn codec_round_trips() {
+        let c = Choices::new((0..=255).collect());
+        let bytes = typefuzz_engine::codec::to_bytes(&c);
+        assert_eq!(typefuzz_engine::codec::from_bytes::<Choices>(&bytes), c);
+    }
+
+    #[test]
+    fn replay_reproduces_recorded_values() {
+        use proptest::prelude::*;
+        let strategy = (
+            proptest::collection::vec(any::<i64>(), 0..10),
+            "[a-z]{0,5}",
+            prop_oneof![Just(1u8), 2..9u8],
+            (0..5usize).prop_flat_map(|n| proptest::collection::vec(any::<bool>(), n)),
+            any::<f64>(),
+        );
+        let config = ProptestConfig::default();
+        for seed in 0..50u8 {
+            let (tree, choices) = Choices::record(&strategy, &config, [seed; 32]).unwrap();
+            let replayed = choices.replay(&strategy, &config).unwrap();
+            assert_eq!(
+                format!("{:?}", replayed.current()),
+                format!("{:?}", tree.current())
+            );
+        }
+    }
+}
