@@ -164,3 +164,35 @@ fn builder_runs_both_genotypes() {
     assert_eq!(failure.minimal.0, (vec![0, 0, 0],));
     let _ = std::fs::remove_file(failure.regression_file.expect("saved"));
 }
+
+// A suite's own wrapper macro that builds its test items and hands them to quickcheck's internal
+// `@as_items` rule (the shape indexmap's `quickcheck_limit!` has): swapping the path to
+// `typefuzz::quickcheck!` must keep it compiling.
+macro_rules! wrapped_suite {
+    ($(fn $name:ident($($arg:ident: $ty:ty),*) -> bool $body:block)*) => {
+        typefuzz::quickcheck! {
+            @as_items
+            $(
+                #[test]
+                fn $name() {
+                    fn prop($($arg: $ty),*) -> bool $body
+                    let failure = typefuzz::quickcheck::QuickCheck::new()
+                        .seed(3)
+                        .tests(50)
+                        .quicktest(prop as fn($($ty),*) -> bool)
+                        .failure;
+                    assert!(failure.is_none(), "{failure:?}");
+                }
+            )*
+        }
+    };
+}
+
+wrapped_suite! {
+    fn wrapped_reverse_twice(xs: Vec<u8>) -> bool {
+        let mut ys = xs.clone();
+        ys.reverse();
+        ys.reverse();
+        xs == ys
+    }
+}

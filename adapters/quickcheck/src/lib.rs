@@ -154,6 +154,11 @@ pub mod __private {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __typefuzz_quickcheck_with {
+    // quickcheck's own `@as_items` rule, which suites' wrapper macros (indexmap's
+    // `quickcheck_limit!`, for one) call to emit the items they built.
+    ([$version:path] @as_items $($item:item)*) => {
+        $($item)*
+    };
     (
         [$version:path]
         $(
