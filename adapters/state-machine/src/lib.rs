@@ -219,7 +219,13 @@ pub fn run_with<M: StateMachineTest>(
 ) -> Run<Reference<M>> {
     let size = size.into();
     let mut generator = Generator::<Reference<M>>::new(&size, proptest);
-    let config = config.clone().with_max_size(generator.max_len());
+    let mut config = config.clone().with_max_size(generator.max_len());
+    // The model states a sequence reaches are its structure features (see
+    // `Commands::visit_structure`); the engine stops counting structure once another source
+    // finds something, and valid-size classes would do so at the first valid sequence (every
+    // model with preconditions discards), leaving only the sizes of the byte encodings as
+    // feedback. The states say more than the sizes.
+    config.feedback.valid_sizes = false;
     let mut model = Model::<Reference<M>>::new(proptest);
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;
@@ -228,12 +234,9 @@ pub fn run_with<M: StateMachineTest>(
         &config,
         |cx| generator.generate(cx),
         |commands: &Commands| {
-            let (replay, new_state) = model.replay(commands, true);
-            if new_state {
-                // The engine keeps runs that raise a target: the number of distinct states
-                // rises exactly when this run reached a new one.
-                typefuzz_engine::target!("state machine: model states", model.states_seen());
-            }
+            // The states reached are reported as the sequence's structure features (see
+            // `Commands::visit_structure`), which the engine observes after this call.
+            let (replay, _) = model.replay(commands, true);
             match replay {
                 Replay::Disabled => Outcome::Discard,
                 Replay::Valid(trace) => {
