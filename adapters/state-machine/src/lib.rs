@@ -293,11 +293,15 @@ pub fn run<M: StateMachineTest>(
     proptest: &ProptestConfig,
     size: impl Into<SizeRange>,
 ) -> Run<Reference<M>> {
-    run_with::<M>(
-        &typefuzz_proptest::typefuzz_config(proptest),
-        proptest,
-        size,
-    )
+    let mut config = typefuzz_proptest::typefuzz_config(proptest);
+    // A command rejected by `preconditions` is what proptest-state-machine counts as a local
+    // reject, which never aborts its run before `max_local_rejects`; so here discards are
+    // bounded by that count, not by the drop-in default's discard time.
+    if config.discard_time.is_some() {
+        config.discard_time = None;
+        config.max_discards = Some(u64::from(proptest.max_local_rejects));
+    }
+    run_with::<M>(&config, proptest, size)
 }
 
 /// The function API: runs `M` like [`run`] and panics with a proptest-style message (the
