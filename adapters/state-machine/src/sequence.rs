@@ -449,6 +449,44 @@ mod tests {
     }
 
     #[test]
+    fn the_last_replay_s_states_are_its_structure_features() {
+        let mut map = vec![0u64; Structure::MAP_WORDS];
+        let (replayed, other) = (commands(&[&[1]]), commands(&[&[2]]));
+        observed(&replayed, &[11, 12]);
+        let mut structure = Structure::new(&mut map);
+        other.visit_structure(&mut structure);
+        assert_eq!(
+            structure.new_features(),
+            0,
+            "not the sequence replayed last"
+        );
+        let mut structure = Structure::new(&mut map);
+        replayed.visit_structure(&mut structure);
+        assert!(structure.new_features() > 0);
+        let mut structure = Structure::new(&mut map);
+        replayed.visit_structure(&mut structure);
+        assert_eq!(
+            structure.new_features(),
+            0,
+            "the same states again are not new"
+        );
+    }
+
+    #[test]
+    fn appending_extends_at_the_end() {
+        let mut cx = Context::new(9).with_max_size(8);
+        let mut value = commands(&[&[1], &[2]]);
+        value.append(&mut cx);
+        assert_eq!(value.len(), 3);
+        assert_eq!(value.steps[..2], [vec![1], vec![2]]);
+        value.redraw_last(&mut cx);
+        assert_eq!(
+            (value.len(), &value.steps[..2]),
+            (3, &[vec![1], vec![2]][..])
+        );
+    }
+
+    #[test]
     fn shrink_candidates_delete_before_simplifying_and_are_smaller() {
         let value = commands(&[&[1], &[2, 0], &[3, 4]]);
         let candidates = value.shrink(&mut Context::new(0));
