@@ -7,7 +7,7 @@
 //! cargo run --release --example state_machine --features state-machine -- proptest 100000
 //! ```
 //!
-//! typefuzz runs five seeds with a budget of 300,000 tests each; proptest runs the given number of
+//! typefuzz runs five seeds (`TYPEFUZZ_SEEDS=1,3` picks others) with a budget of 300,000 tests each; proptest runs the given number of
 //! cases (default 100,000) with the same impls and the same configuration.
 
 #[path = "../tests/state_machine_model/bank.rs"]
@@ -36,8 +36,16 @@ fn budget() -> u64 {
         .unwrap_or(300_000)
 }
 
+/// Seeds typefuzz runs: `TYPEFUZZ_SEEDS` (comma-separated), default 1 to 5.
+fn seeds() -> Vec<u64> {
+    std::env::var("TYPEFUZZ_SEEDS")
+        .ok()
+        .map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_else(|| (1..=5).collect())
+}
+
 fn typefuzz_side() {
-    for seed in 1..=5 {
+    for seed in seeds() {
         let config = typefuzz::Config::default()
             .with_seed(seed)
             .with_cases(budget())

@@ -102,7 +102,9 @@
 //!   command is one your strategies can produce. Fresh sequences are drawn as
 //!   proptest-state-machine draws them (a length from the size range, enabled commands only),
 //!   on proptest's recording RNG.
-//! - **Mutation** inserts, deletes, duplicates and swaps commands, splices runs of commands from
+//! - **Mutation** appends a command at the end (queued sequences are valid, so it is drawn in
+//!   the state the sequence reached) or redraws the last one, inserts, deletes, duplicates and
+//!   swaps commands, splices runs of commands from
 //!   other interesting sequences (crossover), and mutates one command's bytes (its parameters,
 //!   or which command it is) or the initial state's. Sequences never grow past the size range's
 //!   maximum.
@@ -112,11 +114,13 @@
 //! - **New model states are feedback.** After each step the reference state's `Debug` text is
 //!   fingerprinted component by component (each struct, tuple or list holding at most one nested
 //!   one, with its position; numbers bucketed by magnitude: `0`, `1`, `2-3`, `4-7`, ...). A
-//!   sequence reaching a component state never seen before is kept as a seed (the adapter reports
-//!   the number of distinct fingerprints through a `target!`), so the search climbs through the
-//!   model's states even without instrumentation. Cost: one `Debug` formatting and one scan of the
-//!   text per step. Under `cargo typefuzz test` code coverage adds to it, as do
-//!   `typefuzz::cover!` and `target!` in your impls.
+//!   sequence reaching a component state never seen before is kept as a seed: the fingerprints
+//!   are the sequence's structure features ([`Commands`]' `visit_structure`), so the engine
+//!   judges them like its other feedback and forgets them when it restarts a stagnated search.
+//!   The search climbs through the model's states even without instrumentation. Cost: one
+//!   `Debug` formatting and one scan of the text per step. The engine stops counting structure
+//!   features once another source finds something in a run, so under `cargo typefuzz test`
+//!   code coverage takes over from them, as do `typefuzz::cover!` and `target!` in your impls.
 //! - **Shrinking keeps sequences valid**: it deletes commands (half the sequence, then each
 //!   command from the back), then simplifies each command's and the initial state's bytes
 //!   towards zero (smaller parameters, earlier `prop_oneof!` alternatives); every candidate is
@@ -126,10 +130,11 @@
 //!   command per line with the reference state after each step, and per-command statistics
 //!   (generated, enabled, rejected by precondition).
 //! - **Configuration, regression files and the corpus** work as for `typefuzz::proptest!`
-//!   (`ProptestConfig`, `PROPTEST_*`, then `TYPEFUZZ_*`; the discard budget is at least four
-//!   discards per case): the regression file and the corpus hold the encoded [`Commands`] and are
-//!   replayed first. `max_local_rejects` does not apply: fresh sequences redraw a disabled
-//!   command up to 256 times, then end early.
+//!   (`ProptestConfig`, `PROPTEST_*`, then `TYPEFUZZ_*`): the regression file and the corpus
+//!   hold the encoded [`Commands`] and are replayed first. A disabled command is what
+//!   proptest-state-machine counts as a local reject, so under plain `cargo test` discards are
+//!   bounded by `max_local_rejects`, not by time; fresh sequences redraw a disabled command up
+//!   to 256 times, then end early.
 //!
 //! Through the `typefuzz` facade (feature `state-machine`) this crate is
 //! `typefuzz::state_machine` and the macro `typefuzz::prop_state_machine!`.
@@ -219,7 +224,13 @@ pub fn run_with<M: StateMachineTest>(
 ) -> Run<Reference<M>> {
     let size = size.into();
     let mut generator = Generator::<Reference<M>>::new(&size, proptest);
-    let config = config.clone().with_max_size(generator.max_len());
+    let mut config = config.clone().with_max_size(generator.max_len());
+    // The model states a sequence reaches are its structure features (see
+    // `Commands::visit_structure`); the engine stops counting structure once another source
+    // finds something, and valid-size classes would do so at the first valid sequence (every
+    // model with preconditions discards), leaving only the sizes of the byte encodings as
+    // feedback. The states say more than the sizes.
+    config.feedback.valid_sizes = false;
     let mut model = Model::<Reference<M>>::new(proptest);
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;
@@ -228,12 +239,9 @@ pub fn run_with<M: StateMachineTest>(
         &config,
         |cx| generator.generate(cx),
         |commands: &Commands| {
-            let (replay, new_state) = model.replay(commands, true);
-            if new_state {
-                // The engine keeps runs that raise a target: the number of distinct states
-                // rises exactly when this run reached a new one.
-                typefuzz_engine::target!("state machine: model states", model.states_seen());
-            }
+            // The states reached are reported as the sequence's structure features (see
+            // `Commands::visit_structure`), which the engine observes after this call.
+            let (replay, _) = model.replay(commands, true);
             match replay {
                 Replay::Disabled => Outcome::Discard,
                 Replay::Valid(trace) => {
@@ -290,11 +298,15 @@ pub fn run<M: StateMachineTest>(
     proptest: &ProptestConfig,
     size: impl Into<SizeRange>,
 ) -> Run<Reference<M>> {
-    run_with::<M>(
-        &typefuzz_proptest::typefuzz_config(proptest),
-        proptest,
-        size,
-    )
+    let mut config = typefuzz_proptest::typefuzz_config(proptest);
+    // A command rejected by `preconditions` is what proptest-state-machine counts as a local
+    // reject, which never aborts its run before `max_local_rejects`; so here discards are
+    // bounded by that count, not by the drop-in default's discard time.
+    if config.discard_time.is_some() {
+        config.discard_time = None;
+        config.max_discards = Some(u64::from(proptest.max_local_rejects));
+    }
+    run_with::<M>(&config, proptest, size)
 }
 
 /// The function API: runs `M` like [`run`] and panics with a proptest-style message (the

@@ -19,23 +19,47 @@ use crate::sequence::{self, Commands};
 const GENERATION_ATTEMPTS: usize = 256;
 /// Distinct command names counted; the rest are counted under `<other>`.
 const MAX_COMMAND_NAMES: usize = 64;
-/// `0xFF` bytes appended to every choice sequence before it is replayed (see [`choices`]).
-const PADDING: usize = 1024;
+/// Bytes appended to every choice sequence before it is replayed (see [`choices`]).
+const PADDING: usize = 4096;
 
-/// The pass-through RNG that replays `bytes`, followed by [`PADDING`] bytes of `0xFF`.
+/// The padding: a fixed pseudo-random byte sequence (SplitMix64 from a constant seed).
+fn padding() -> &'static [u8; PADDING] {
+    static PAD: std::sync::OnceLock<[u8; PADDING]> = std::sync::OnceLock::new();
+    PAD.get_or_init(|| {
+        let mut pad = [0u8; PADDING];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for chunk in pad.chunks_mut(8) {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            chunk.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+        }
+        pad
+    })
+}
+
+/// The pass-through RNG that replays `bytes`, followed by the [`PADDING`] bytes of [`padding`].
 ///
 /// Why the padding: proptest's pass-through RNG reads zeros past the end of its data, and the
 /// uniform integer sampling under proptest's ranges (`rand`'s `Uniform::sample`) rejects an
 /// all-zero word for every range whose width is not a power of two — and draws again, forever.
-/// An all-ones word is accepted for every range up to 2^63 wide (its low product is
-/// `2^64 - width`, above the rejection threshold), so a strategy that reads past a command's
-/// bytes gets the top of its ranges instead of hanging. A strategy that reads more than the
-/// command's bytes plus the padding (a collection of hundreds of values in one command) reaches
-/// the zeros again; such strategies are beyond what a command's choice sequence is made for.
+/// And the data runs out sooner than its length says: a `prop_oneof!` that picks its `k`-th
+/// option first creates the `k` options before it lazily, each with `TestRunner::partial_clone`,
+/// which gives the clone the second half of the remaining data and keeps the first — so the
+/// picked option sees only `1/2^k` of what was left. The padding is long enough that a pick among
+/// a dozen options still leaves several words after the command's own bytes, and pseudo-random,
+/// so each of those words is accepted by such a draw with probability above one half (a 1 KiB
+/// `0xFF` padding hung: after seven halvings only the command's own, rejected, word was left).
+/// Because the padding is the same for every command, two commands cut short at the same
+/// point read the same values (a withdrawal matching a deposit stays reachable). A strategy that
+/// reads more than the command's bytes plus the padding (a collection of hundreds of values in
+/// one command) reaches the zeros again; such strategies are beyond what a command's choice
+/// sequence is made for.
 fn choices(buffer: &mut Vec<u8>, bytes: &[u8]) -> TestRng {
     buffer.clear();
     buffer.extend_from_slice(bytes);
-    buffer.resize(bytes.len() + PADDING, 0xFF);
+    buffer.extend_from_slice(padding());
     TestRng::from_seed(RngAlgorithm::PassThrough, buffer)
 }
 
@@ -251,8 +275,12 @@ impl<R: ReferenceStateMachine> Model<R> {
         }
         let salt = if valid { 0 } else { 0x9e37_79b9_7f4a_7c15 };
         let mut new = false;
-        for &fingerprint in &fingerprints {
-            new |= self.fingerprints.insert(fingerprint ^ salt);
+        for fingerprint in &mut fingerprints {
+            *fingerprint ^= salt;
+            new |= self.fingerprints.insert(*fingerprint);
+        }
+        if observe {
+            sequence::observed(commands, &fingerprints);
         }
         self.features = fingerprints;
         if new && valid {

@@ -2,7 +2,7 @@
 //!
 //! A [`Commands`] value holds the bytes of the initial state and one byte string per command.
 //! Replaying a byte string through proptest's pass-through RNG
-//! (`TestRng::from_seed(RngAlgorithm::PassThrough, bytes)`, the bytes followed by `0xFF` padding
+//! (`TestRng::from_seed(RngAlgorithm::PassThrough, bytes)`, the bytes followed by a fixed padding
 //! so that a strategy reading past the end cannot hang) into
 //! the strategy `transitions(&state)` gives the command, so any `Transition` type works, no
 //! `Mutate` bound needed, and every mutant decodes to a value the user's strategies can produce.
@@ -11,12 +11,14 @@
 
 use std::cell::RefCell;
 use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::feedback::structure::Structure;
 use typefuzz_engine::{Context, Mutate, Operator};
 
 /// Choice bytes drawn for a command inserted by mutation: more than most strategies read (a
-/// `prop_oneof!` of ranges reads 8 to 24); a strategy reading past the end sees `0xFF` padding.
+/// `prop_oneof!` of ranges reads 8 to 24); a strategy reading past the end sees the fixed padding.
 pub(crate) const CHOICE_BYTES: usize = 32;
 /// Longest run of commands one splice or duplication copies.
 const MAX_RUN: usize = 8;
@@ -99,6 +101,27 @@ struct Donors {
     next: usize,
 }
 
+thread_local! {
+    /// The model-state features of the sequence replayed last, tagged with the sequence's hash:
+    /// what [`Commands::visit_structure`] reports when the engine observes that sequence.
+    static OBSERVED: RefCell<(u64, Vec<u64>)> = const { RefCell::new((0, Vec::new())) };
+}
+
+fn identity(commands: &Commands) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(commands)
+}
+
+/// Records `features` as what replaying `commands` reached (see [`Commands::visit_structure`]).
+pub(crate) fn observed(commands: &Commands, features: &[u64]) {
+    let id = identity(commands);
+    OBSERVED.with(|o| {
+        let mut o = o.borrow_mut();
+        o.0 = id;
+        o.1.clear();
+        o.1.extend_from_slice(features);
+    });
+}
+
 /// Forgets every donor (at the start of a run, so runs stay a function of their seed).
 pub(crate) fn clear_donors() {
     DONORS.with(|d| {
@@ -144,6 +167,22 @@ impl Commands {
         cx.record(Operator::Insert);
         let at = cx.below(self.steps.len() + 1);
         self.steps.insert(at, random_choice(cx));
+    }
+
+    /// A fresh command at the end: the sequences in the engine's queues are valid, so the new
+    /// command is drawn in the state the whole sequence reached, and a valid sequence that reached
+    /// a new state is extended from there (the way a chain of enabled commands grows).
+    fn append(&mut self, cx: &mut Context) {
+        cx.record(Operator::Insert);
+        self.steps.push(random_choice(cx));
+    }
+
+    /// The last command drawn afresh: another way on from the state before it.
+    fn redraw_last(&mut self, cx: &mut Context) {
+        cx.record(Operator::Element);
+        if let Some(last) = self.steps.last_mut() {
+            *last = random_choice(cx);
+        }
     }
 
     fn remove(&mut self, cx: &mut Context) {
@@ -219,7 +258,7 @@ impl Mutate for Commands {
         let room = cx.max_size().saturating_sub(len);
         if len == 0 {
             if room > 0 && !(cx.chance(1, 4) && self.splice(cx, room)) {
-                self.insert(cx);
+                self.append(cx);
             } else if room == 0 {
                 cx.record(Operator::Recursive);
                 self.init.mutate(cx);
@@ -234,6 +273,8 @@ impl Mutate for Commands {
             3,                            // splice
             6,                            // one command's bytes
             1,                            // the initial state's bytes
+            if room > 0 { 6 } else { 0 }, // append
+            2,                            // redraw the last command
         ];
         match cx.weighted(&weights) {
             Some(0) => self.insert(cx),
@@ -246,6 +287,8 @@ impl Mutate for Commands {
                 }
             }
             Some(5) => self.mutate_command(cx),
+            Some(7) => self.append(cx),
+            Some(8) => self.redraw_last(cx),
             _ => {
                 cx.record(Operator::Recursive);
                 self.init.mutate(cx);
@@ -305,6 +348,24 @@ impl Mutate for Commands {
             });
         }
         out
+    }
+
+    /// The model states the sequence reached when it was last replayed (when the engine
+    /// observes a run, that replay is this run's): each component fingerprint of each reference
+    /// state on the way is a structure feature. So a sequence reaching a new abstract state is
+    /// interesting through the engine's own structure feedback — rescaled and forgotten with the
+    /// rest of the feedback when the engine restarts its search. A sequence not replayed last
+    /// reports nothing.
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        let id = identity(self);
+        OBSERVED.with(|o| {
+            let o = o.borrow();
+            if o.0 == id {
+                for &feature in &o.1 {
+                    structure.node(feature);
+                }
+            }
+        });
     }
 
     fn encode(&self, out: &mut Encoder) {
@@ -385,6 +446,44 @@ mod tests {
         }
         clear_donors();
         assert!(spliced);
+    }
+
+    #[test]
+    fn the_last_replay_s_states_are_its_structure_features() {
+        let mut map = vec![0u64; Structure::MAP_WORDS];
+        let (replayed, other) = (commands(&[&[1]]), commands(&[&[2]]));
+        observed(&replayed, &[11, 12]);
+        let mut structure = Structure::new(&mut map);
+        other.visit_structure(&mut structure);
+        assert_eq!(
+            structure.new_features(),
+            0,
+            "not the sequence replayed last"
+        );
+        let mut structure = Structure::new(&mut map);
+        replayed.visit_structure(&mut structure);
+        assert!(structure.new_features() > 0);
+        let mut structure = Structure::new(&mut map);
+        replayed.visit_structure(&mut structure);
+        assert_eq!(
+            structure.new_features(),
+            0,
+            "the same states again are not new"
+        );
+    }
+
+    #[test]
+    fn appending_extends_at_the_end() {
+        let mut cx = Context::new(9).with_max_size(8);
+        let mut value = commands(&[&[1], &[2]]);
+        value.append(&mut cx);
+        assert_eq!(value.len(), 3);
+        assert_eq!(value.steps[..2], [vec![1], vec![2]]);
+        value.redraw_last(&mut cx);
+        assert_eq!(
+            (value.len(), &value.steps[..2]),
+            (3, &[vec![1], vec![2]][..])
+        );
     }
 
     #[test]
