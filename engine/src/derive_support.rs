@@ -182,6 +182,12 @@ pub fn take_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) ->
 /// Most descendants [`clone_descendants`] offers as shrink candidates.
 pub const MAX_SHRINK_DESCENDANTS: usize = 256;
 
+/// Values nested deeper than this get no shrink candidates at all: every candidate is a clone
+/// of a subterm, and the derived `Clone` and drop glue recurse once per level, so cloning a
+/// 100,000-deep list overflows the stack. 2048 levels stay well inside a test thread's 2 MiB
+/// stack in debug builds while covering every failing input the mutation bound (512) produces.
+pub const MAX_SHRINK_CLONE_DEPTH: usize = 2048;
+
 /// Values nested deeper than this offer only their direct subterms (see [`clone_descendants`]).
 pub const MAX_SHRINK_DESCENDANT_DEPTH: usize = 32;
 

@@ -69,7 +69,16 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
+    // Too deep to clone safely (the subterm candidates below clone): no candidates at all.
+    let unclonable = recursive_type.then(|| {
+        quote! {
+            if ::typefuzz::__private::deeper_than(self, ::typefuzz::__private::MAX_SHRINK_CLONE_DEPTH) {
+                return ::typefuzz::__private::Vec::new();
+            }
+        }
+    });
     quote! {
+        #unclonable
         let mut __out = ::typefuzz::__private::Vec::new();
         #subterms
         #too_deep
