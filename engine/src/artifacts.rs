@@ -266,8 +266,13 @@ fn parse_entry(line: &str) -> Result<Regression, String> {
         Some(at) => (&rest[..at], rest[at + 1..].trim()),
         None => (rest, ""),
     };
-    let mut fields = data.split_whitespace();
-    let bytes = unhex(fields.next().unwrap_or("")).ok_or("the input is not valid hexadecimal")?;
+    let mut fields = data.split_whitespace().peekable();
+    // An empty input has no hex token: `cc  shape=...` goes straight to the shape field.
+    let hex = match fields.peek() {
+        Some(field) if !field.starts_with("shape=") => fields.next().unwrap_or(""),
+        _ => "",
+    };
+    let bytes = unhex(hex).ok_or("the input is not valid hexadecimal")?;
     let shape = match fields.next() {
         None => None,
         Some(field) => {
@@ -509,6 +514,19 @@ mod tests {
             std::env::temp_dir().join(format!("typefuzz-artifacts-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
+    }
+
+    /// Found by the `regression_file` fuzz target: an empty input with a shape field
+    /// (`cc  shape=...`) was read as invalid hex and skipped, so it was never replayed.
+    #[test]
+    fn an_empty_input_with_a_shape_parses() {
+        let entry = parse_entry("cc  shape=00000000000000ff # empty").unwrap();
+        assert!(entry.bytes.is_empty());
+        assert_eq!(entry.shape, Some(0xff));
+        assert_eq!(entry.comment, "empty");
+        let entry = parse_entry("cc").unwrap();
+        assert!(entry.bytes.is_empty() && entry.shape.is_none());
+        assert!(parse_entry("cc 0g shape=01").is_err());
     }
 
     #[test]
