@@ -120,11 +120,7 @@ impl<T> Policy<T> for DefaultPolicy {
             Place::Fresh => {
                 parent.energy = parent.energy.saturating_sub(1);
                 if productive {
-                    parent.found += 1;
-                    parent.base_energy = parent
-                        .base_energy
-                        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
-                        .min(MAX_ENERGY);
+                    reward(parent);
                     parent.energy = parent.energy.max(parent.base_energy);
                 }
                 if parent.energy == 0 {
@@ -139,11 +135,7 @@ impl<T> Policy<T> for DefaultPolicy {
             Place::Pool => {
                 if productive {
                     // A revisited seed that pays off gets focused again, with doubled energy.
-                    parent.found += 1;
-                    parent.base_energy = parent
-                        .base_energy
-                        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
-                        .min(MAX_ENERGY);
+                    reward(parent);
                     parent.energy = parent.base_energy;
                     queues.revive(queue, seed);
                 }
@@ -291,4 +283,13 @@ mod tests {
         let best = (0..4).max_by_key(|&i| wins[i]);
         assert_eq!(best, Some(2), "{wins:?}");
     }
+}
+
+/// A seed whose mutant was kept: one more find, and its base energy multiplied (capped).
+fn reward<T>(seed: &mut Seed<T>) {
+    seed.found += 1;
+    seed.base_energy = seed
+        .base_energy
+        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
+        .min(MAX_ENERGY);
 }
