@@ -20,6 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::{Debug, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 /// Distinct fingerprints remembered per run; past this, new ones are not told apart any more
@@ -136,6 +137,30 @@ pub(crate) fn coarse_hash(text: &str) -> u64 {
     hash
 }
 
+/// The hasher of maps keyed by values that are hashes already (fingerprints, prefix keys): the
+/// key as is, where the default hasher would run SipHash over it again.
+#[derive(Default)]
+pub(crate) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = mix(self.0, u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A map keyed by a hash (see [`Prehashed`]).
+pub(crate) type PrehashedMap<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
+
 /// Component fingerprints cached per sequence prefix, at most (words; the cache starts afresh
 /// when full).
 const MAX_CACHED: usize = 1 << 20;
@@ -160,18 +185,18 @@ pub(crate) fn prefix_key(prefix: u64, bytes: &[u8]) -> u64 {
 /// the state after every step was the largest cost of a test (about 40% in a profile of the bank
 /// test). A prefix replayed before is a lookup.
 pub(crate) struct Fingerprints {
-    seen: HashSet<u64>,
+    seen: HashSet<u64, BuildHasherDefault<Prehashed>>,
     buffer: String,
-    cached: HashMap<u64, Range<usize>>,
+    cached: PrehashedMap<Range<usize>>,
     arena: Vec<u64>,
 }
 
 impl Fingerprints {
     pub(crate) fn new() -> Self {
         Fingerprints {
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             buffer: String::new(),
-            cached: HashMap::new(),
+            cached: PrehashedMap::default(),
             arena: Vec::new(),
         }
     }

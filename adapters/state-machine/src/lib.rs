@@ -118,17 +118,28 @@
 //!   are the sequence's structure features ([`Commands`]' `visit_structure`), so the engine
 //!   judges them like its other feedback and forgets them when it restarts a stagnated search.
 //!   The search climbs through the model's states even without instrumentation. Cost: one
-//!   `Debug` formatting and one scan of the text per step. The engine stops counting structure
+//!   `Debug` formatting and one scan of the text per step reaching a state by a choice-byte
+//!   prefix not replayed before (the fingerprints are cached per prefix; most mutants share
+//!   their prefix with the sequence they came from). The engine stops counting structure
 //!   features once another source finds something in a run, so under `cargo typefuzz test`
 //!   code coverage takes over from them, as do `typefuzz::cover!` and `target!` in your impls.
-//! - **Shrinking keeps sequences valid**: it deletes commands (half the sequence, then each
-//!   command from the back), then simplifies each command's and the initial state's bytes
-//!   towards zero (smaller parameters, earlier `prop_oneof!` alternatives); every candidate is
-//!   replayed with its preconditions, so a candidate with a disabled command is a discard and
-//!   never accepted. It is bounded by `max_shrink_time`/`max_shrink_iters` (typefuzz's
-//!   `TYPEFUZZ_SHRINK_TIME`, 30 s by default). The failure report prints the minimal sequence one
-//!   command per line with the reference state after each step, and per-command statistics
-//!   (generated, enabled, rejected by precondition).
+//! - **Shrinking keeps sequences valid** and does not stop where greedy deletion does. The
+//!   candidates, in order: the sequence's canonical bytes (each command's bytes cut to what its
+//!   strategy reads, zero wherever that decodes to the same commands); deletions (half the
+//!   sequence, each command from the back, adjacent pairs); *cascaded* deletions (a command and
+//!   the commands that depended on it, such as an `Open` and the later uses of its account);
+//!   *repaired* deletions, for bugs behind an exact quantity: when deleting `Withdraw(19)`
+//!   leaves money that disables the final `Close`, another command's choice bytes are bisected,
+//!   word by word, between values that stop the replay at different commands, until the whole
+//!   sequence is enabled (`Withdraw(149)` becomes `Withdraw(168)`); then simpler parameters
+//!   (each command's and the initial state's bytes towards zero: smaller values, earlier
+//!   `prop_oneof!` alternatives). Cascades and repairs replay the model alone (at most 4096
+//!   replays and 250 ms per shrink step). Every candidate is replayed with its preconditions, so
+//!   a candidate with a disabled command is a discard and never accepted. Shrinking is bounded
+//!   by `max_shrink_time`/`max_shrink_iters` (typefuzz's `TYPEFUZZ_SHRINK_TIME`, 30 s by
+//!   default). The failure report prints the minimal sequence one command per line with the
+//!   reference state after each step, and per-command statistics (generated, enabled, rejected
+//!   by precondition).
 //! - **Configuration, regression files and the corpus** work as for `typefuzz::proptest!`
 //!   (`ProptestConfig`, `PROPTEST_*`, then `TYPEFUZZ_*`): the regression file and the corpus
 //!   hold the encoded [`Commands`] and are replayed first. A disabled command is what

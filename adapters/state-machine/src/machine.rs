@@ -11,7 +11,7 @@ use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, Tes
 use proptest_state_machine::ReferenceStateMachine;
 use typefuzz_engine::Context;
 
-use crate::fingerprint::{prefix_key, Fingerprints};
+use crate::fingerprint::{prefix_key, Fingerprints, PrehashedMap};
 use crate::guided::ShrinkModel;
 use crate::sequence::{self, Commands};
 
@@ -178,7 +178,7 @@ pub(crate) struct Model<R> {
     /// Each kind's index in `commands`, by name.
     kinds: HashMap<String, usize>,
     /// The kind of the last command of each prefix replayed (by prefix key).
-    kind_of_prefix: HashMap<u64, usize>,
+    kind_of_prefix: PrehashedMap<usize>,
     buffer: String,
     choice_buffer: Vec<u8>,
     /// The component fingerprints of the current replay (reused).
@@ -204,7 +204,7 @@ impl<R: ReferenceStateMachine> Model<R> {
             config,
             commands: Vec::new(),
             kinds: HashMap::new(),
-            kind_of_prefix: HashMap::new(),
+            kind_of_prefix: PrehashedMap::default(),
             buffer: String::new(),
             choice_buffer: Vec::new(),
             features: Vec::new(),
