@@ -5,7 +5,9 @@ use std::marker::PhantomData;
 use std::panic::Location;
 use std::sync::Once;
 
-use typefuzz_engine::{Config, DebugArgs, Failure, FailureKind, Framework, Mutate, Report, Stats};
+use typefuzz_engine::{
+    elide, Config, DebugArgs, Failure, FailureKind, Framework, Mutate, Report, Stats,
+};
 
 use crate::bridge::{Property, Version, FAILED};
 use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
@@ -367,7 +369,9 @@ pub(crate) fn note_untyped(types: &str) {
 }
 
 /// The panic message of a failure: quickcheck's first line (`[quickcheck] TEST FAILED ...
-/// Arguments: (...)`), then typefuzz's seed, statistics and regression file.
+/// Arguments: (...)`), then typefuzz's seed, statistics and regression file. Arguments longer
+/// than [`MAX_SHOWN`](typefuzz_engine::MAX_SHOWN) characters are elided
+/// ([`elide`](typefuzz_engine::elide)); the regression file replays them whole.
 ///
 /// ```
 /// # #[cfg(feature = "quickcheck1")] {
@@ -386,7 +390,7 @@ pub fn failure_message<T>(
     show: &dyn Fn(&T) -> String,
 ) -> String {
     let mut out = String::new();
-    let arguments = show(&failure.minimal);
+    let arguments = elide(&show(&failure.minimal));
     match failure.kind {
         FailureKind::Panic | FailureKind::Hang => {
             let _ = writeln!(
@@ -402,7 +406,7 @@ pub fn failure_message<T>(
             }
         }
     }
-    let original = format!("({})", show(&failure.original));
+    let original = format!("({})", elide(&show(&failure.original)));
     out.push_str(&failure.details(
         stats,
         &original,

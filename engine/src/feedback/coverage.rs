@@ -54,6 +54,7 @@
 //! }
 //! ```
 
+use std::io::Write as _;
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -311,7 +312,10 @@ unsafe fn scan(start: *mut u8, len: usize, base: usize, f: &mut dyn FnMut(usize,
     }
 }
 
-/// Prints, once per process, that coverage is off and how to turn it on, unless it is on.
+/// Prints, once per process, that coverage is off and how to turn it on, unless it is on. The
+/// engine calls it when a run grows long (with its first status line), so short `cargo test`
+/// runs stay quiet. It writes to the process's stderr itself, past libtest's output capture, so
+/// the line is never part of a failing test's captured output.
 ///
 /// ```
 /// // Silent under `cargo typefuzz test`; one line on stderr under plain `cargo test`.
@@ -324,18 +328,16 @@ pub fn warn_once_if_disabled() {
         return;
     }
     WARNED.call_once(|| {
-        if cfg!(fuzzing) {
-            eprintln!(
-                "typefuzz: under cargo-fuzz libFuzzer owns code coverage; the typefuzz loop runs \
-                 without it (use `typefuzz::fuzz_target!` to get both)"
-            );
+        let banner = if cfg!(fuzzing) {
+            "typefuzz: under cargo-fuzz libFuzzer owns code coverage; the typefuzz loop runs \
+             without it (use `typefuzz::fuzz_target!` to get both)"
         } else {
-            eprintln!(
-                "typefuzz: code coverage feedback is off (this test binary is not instrumented); \
-                 run `cargo typefuzz test` (install with `cargo install cargo-typefuzz`) to turn \
-                 it on. Using labels, targets and assume! feedback only."
-            );
-        }
+            "typefuzz: code coverage feedback is off (this test binary is not instrumented); \
+             run `cargo typefuzz test` (install with `cargo install cargo-typefuzz`) to turn \
+             it on. Using labels, targets and assume! feedback only."
+        };
+        // A failed write to stderr leaves nothing to report it to.
+        let _ = writeln!(std::io::stderr(), "{banner}");
     });
 }
 
