@@ -24,6 +24,22 @@ use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
 /// macro picks typed mutation by itself; here [`quicktest_typed`](Builder::quicktest_typed) and
 /// [`quickcheck_typed`](Builder::quickcheck_typed) ask for it.
 ///
+/// # Why the builder cannot pick typed mutation by itself
+///
+/// Choosing between the two ways needs to know whether the argument types implement `Mutate`.
+/// The macro asks at its expansion site, where the types are concrete, by autoref
+/// specialization: two traits with a `run` method, the typed one implemented for
+/// `Probe<P>` where `P::Args: Mutate`, the other for `&Probe<P>`, and method lookup takes the
+/// first receiver that has an applicable impl. That trick dispatches on the *receiver*'s type
+/// only. In `QuickCheck::new().quickcheck(f)` the receiver is the builder, whose type does not
+/// mention `f`'s; `f`'s type reaches only the body of the generic method, where "does
+/// `P::Args` implement `Mutate`?" cannot be asked on stable Rust (that is specialization,
+/// nightly-only). Making the method a trait method generic over `P` does not help either: at
+/// lookup the impl's `P` is still unknown, so the first receiver's impl is taken and its
+/// `Mutate` bound becomes a compile error instead of a fallback. The same holds for a closure
+/// or a function item argument. Hence the explicit `_typed` methods; the macro, and suites
+/// that switch to it, need nothing.
+///
 /// Failures are saved under a name ([`name`](Builder::name), else the test's name, which
 /// libtest gives its thread, and the call's line), so builder tests replay their failures
 /// first, like the macro's.
