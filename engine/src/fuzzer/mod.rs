@@ -60,6 +60,7 @@ use crate::feedback::{Feedback, Novelty};
 use crate::schedule::{Pick, Scheduler};
 use crate::shrink;
 use crate::stats::Tally;
+use crate::workers::{self, Role, Worker};
 use crate::{
     Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
 };
@@ -102,7 +103,21 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
-    Fuzzer::new(config, generate, property).run()
+    match workers::role(config) {
+        Role::Single => Fuzzer::new(config, generate, property).run(),
+        Role::Parent(parent) => parent.run(config, |config| {
+            Fuzzer::new(config, generate, property).run()
+        }),
+        Role::Worker(worker) => {
+            let config = worker.config(config);
+            let mut fuzzer = Fuzzer::new(&config, generate, property);
+            fuzzer.worker = Some(worker.clone());
+            let report = fuzzer.run();
+            worker.finish(&report);
+            report
+        }
+        Role::Skip => workers::skipped(),
+    }
 }
 
 /// A failing test, before shrinking.
@@ -126,6 +141,8 @@ struct Fuzzer<'c, T, G, P, R> {
     tally: Tally,
     /// Operators applied to build the current test.
     applied: Vec<Operator>,
+    /// Set when this process is one of several workers on the property (`TYPEFUZZ_JOBS`).
+    worker: Option<Worker>,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -152,6 +169,7 @@ where
             feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.progress),
             applied: Vec::new(),
+            worker: None,
             _returns: PhantomData,
         }
     }
@@ -167,6 +185,9 @@ where
                 break;
             }
             if let Some(failed) = self.fuzz_one() {
+                return self.report_failure(failed);
+            }
+            if let Some(failed) = self.sync_with_workers() {
                 return self.report_failure(failed);
             }
             if self.scheduler.restart_if_stagnated() {
@@ -199,6 +220,23 @@ where
         }
         for bytes in self.artifacts.corpus_inputs() {
             self.tally.stats.corpus_loaded += 1;
+            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None) {
+                return Some(failed);
+            }
+        }
+        None
+    }
+
+    /// Under `TYPEFUZZ_JOBS`, about once a second: publishes this worker's statistics and runs
+    /// the seeds the other workers saved since (see [`workers`]), keeping the interesting ones.
+    fn sync_with_workers(&mut self) -> Option<Failed<T>> {
+        let worker = self.worker.as_mut()?;
+        if !worker.due(self.tally.stats.tests) {
+            return None;
+        }
+        worker.publish(&self.tally.stats);
+        for bytes in self.artifacts.corpus_new_inputs() {
+            self.tally.stats.seeds_imported += 1;
             if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None) {
                 return Some(failed);
             }
@@ -436,7 +474,7 @@ where
 }
 
 /// A seed for runs without one: different on every run (the report prints it for replay).
-fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u128(
