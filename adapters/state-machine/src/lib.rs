@@ -143,6 +143,7 @@
 #![allow(clippy::test_attr_in_doctest)]
 
 mod fingerprint;
+mod guided;
 mod machine;
 mod sequence;
 
@@ -235,6 +236,8 @@ pub fn run_with<M: StateMachineTest>(
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;
     sequence::clear_donors();
+    // Shrinking asks a model of its own for guided candidates (see `guided`).
+    let guided = guided::install(Model::<Reference<M>>::new(proptest));
     let report = typefuzz_engine::check(
         &config,
         |cx| generator.generate(cx),
@@ -243,7 +246,7 @@ pub fn run_with<M: StateMachineTest>(
             // `Commands::visit_structure`), which the engine observes after this call.
             let (replay, _) = model.replay(commands, true);
             match replay {
-                Replay::Disabled => Outcome::Discard,
+                Replay::Disabled { .. } => Outcome::Discard,
                 Replay::Valid(trace) => {
                     let transitions = trace.steps.into_iter().map(|(t, _)| t).collect();
                     M::test_sequential(test_config.clone(), trace.initial, transitions, None);
@@ -252,6 +255,7 @@ pub fn run_with<M: StateMachineTest>(
             }
         },
     );
+    drop(guided);
     sequence::clear_donors();
     let (minimal, original) = match &report.failure {
         Some(failure) => (

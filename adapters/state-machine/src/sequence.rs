@@ -14,6 +14,8 @@ use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use typefuzz_engine::codec::{Decoder, Encoder};
+
+use crate::guided;
 use typefuzz_engine::feedback::structure::Structure;
 use typefuzz_engine::{Context, Mutate, Operator};
 
@@ -296,12 +298,17 @@ impl Mutate for Commands {
         }
     }
 
-    /// Deletions first (half the sequence, then each single command from the back, as
-    /// proptest-state-machine deletes, then adjacent pairs), then simpler parameters: each command's bytes zeroed,
-    /// halved in length, one byte zeroed or halved — front to back — then the initial state's.
-    /// Every candidate is shorter, or as long with bytes lexicographically smaller.
+    /// With the model a run installs (see `crate::guided`), first the sequence's canonical bytes
+    /// (the bytes each command reads, zero wherever that decodes the same). Then deletions: half
+    /// the sequence, each single command from the back (as proptest-state-machine deletes),
+    /// adjacent pairs, and with the model the cascaded and repaired deletions (a command deleted
+    /// with the commands that depended on it, or with another command's parameter mended). Then
+    /// simpler parameters: each command's bytes zeroed, halved in length, one byte zeroed or
+    /// halved — front to back — then the initial state's. Every candidate is shorter, or as long
+    /// with bytes lexicographically smaller, so greedy shrinking ends.
     fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
         let mut out = Vec::new();
+        out.extend(guided::canonical(self));
         let len = self.steps.len();
         if len >= 4 {
             out.push(Commands {
@@ -331,6 +338,8 @@ impl Mutate for Commands {
                 steps,
             });
         }
+        // Then the deletions that need another command deleted or mended with them.
+        guided::deletions(self, &mut out);
         for (index, bytes) in self.steps.iter().enumerate().take(SHRINK_COMMANDS) {
             for simpler in simpler_bytes(bytes) {
                 let mut steps = self.steps.clone();
