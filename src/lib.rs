@@ -153,12 +153,21 @@ pub use typefuzz_proptest as proptest;
 #[cfg(feature = "proptest")]
 pub use typefuzz_proptest::proptest;
 
-/// The quickcheck drop-in (feature `quickcheck` for quickcheck 1.x, `quickcheck09` for 0.9): [`quickcheck!`] and the function API
+/// The quickcheck drop-in (feature `quickcheck` for quickcheck 1.x, `quickcheck09` for 0.9,
+/// `quickcheck08` for 0.8): [`quickcheck!`] and the function API
 /// `typefuzz::quickcheck::quickcheck` / `typefuzz::quickcheck::QuickCheck`; see the module's docs.
-#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
+#[cfg(any(
+    feature = "quickcheck",
+    feature = "quickcheck09",
+    feature = "quickcheck08"
+))]
 pub use typefuzz_quickcheck as quickcheck;
 
-#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
+#[cfg(any(
+    feature = "quickcheck",
+    feature = "quickcheck09",
+    feature = "quickcheck08"
+))]
 pub use typefuzz_quickcheck::quickcheck;
 
 /// The proptest-state-machine drop-in (feature `state-machine`): [`prop_state_machine!`] and the

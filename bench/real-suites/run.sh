@@ -43,7 +43,9 @@ suite() {
       # `QuickCheck` builder: swapping the macro alone would still run plain quickcheck.
       echo "indexmap|2.14.2|quickcheck|--test quick|s/(?<![\\w:])QuickCheck::new\\(\\)/typefuzz::quickcheck::QuickCheck::new()/g|" ;;
     itertools)
-      echo "itertools|0.14.0|quickcheck|--test quick||criterion" ;;
+      # itertools (every release up to 0.14) is on quickcheck 0.9 and wraps `quickcheck!` in its
+      # own macro; its invocations become `typefuzz::quickcheck!` (feature `quickcheck09`).
+      echo "itertools|0.14.0|quickcheck09|--test quick||criterion" ;;
     *)
       return 1 ;;
   esac
@@ -99,7 +101,9 @@ copy_crate() {
 # every Rust file of $1, adds typefuzz as a dev-dependency; prints how many substitutions were made.
 rewrite() {
   local dir="$1" feature="$2" extra="$3"
-  local program="\$c += s/(?<![\\w:])(?:::)?(?:$feature::)?$feature!/typefuzz::$feature!/g;"
+  # The macro is the framework's name: feature `quickcheck09` is still `quickcheck!`.
+  local macro="${feature%09}"
+  local program="\$c += s/(?<![\\w:])(?:::)?(?:$macro::)?$macro!/typefuzz::$macro!/g;"
   local substitution
   IFS=';' read -ra extras <<< "$extra"
   for substitution in "${extras[@]}"; do
@@ -145,7 +149,7 @@ for name in "${suites[@]}"; do
   copy_crate "$src" "$plain" "$drop"
   copy_crate "$src" "$typefuzz" "$drop"
   changed="$(rewrite "$typefuzz" "$feature" "$extra")"
-  echo "   rewrote $changed macro/API path(s) to typefuzz::$feature"
+  echo "   rewrote $changed macro/API path(s) to typefuzz::${feature%09}"
   if [ "$changed" -eq 0 ]; then
     echo "   FAIL: nothing to rewrite in $krate $version: not a $feature suite" >&2
     status=1; summary+=("$name: FAIL (nothing rewritten)"); continue
