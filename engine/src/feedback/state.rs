@@ -242,7 +242,7 @@ impl Feedback {
             &mut self.discovered,
         );
         let (mut new_features, mut new_points) = (0u32, 0u64);
-        coverage::for_each_hit(|index, bucket| {
+        coverage::drain_hits(|index, bucket| {
             if index >= seen.len() {
                 // Counters registered after the run started (a lazily loaded module): grow.
                 seen.resize(index + 1, 0);
