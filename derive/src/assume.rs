@@ -164,7 +164,12 @@ fn comparison(left: &Expr, right: &Expr, op: TokenStream, helper: &str, swap: bo
 /// Logs the operands for input-to-state mutation (strings, `char`s, `bool`s, derived values;
 /// integers are logged by the scoring helpers). Not when one side is a numeric literal: its type
 /// may still be an inference variable, on which no method can be resolved.
-fn log_operands(left: &Expr, right: &Expr, a: &syn::Ident, b: &syn::Ident) -> TokenStream {
+pub(crate) fn log_operands(
+    left: &Expr,
+    right: &Expr,
+    a: &syn::Ident,
+    b: &syn::Ident,
+) -> TokenStream {
     if literal_number(left, false).is_some() || literal_number(right, false).is_some() {
         return TokenStream::new();
     }
@@ -212,6 +217,19 @@ fn literal_number(expr: &Expr, negate: bool) -> Option<TokenStream> {
         }
         _ => None,
     }
+}
+
+/// Logs two integer operands for input-to-state mutation (what the scoring helpers do for
+/// `assume!`), for macros that do not score: a literal's number is known here, a variable's is
+/// found by autoref dispatch.
+pub(crate) fn log_numbers(
+    left: &Expr,
+    right: &Expr,
+    a: &syn::Ident,
+    b: &syn::Ident,
+) -> TokenStream {
+    let (first, second) = (number(left, a), number(right, b));
+    quote!(::typefuzz::__private::cmplog_numbers(#first, #second);)
 }
 
 /// `iterator.all(|x| p)` / `iterator.any(|x| p)`: the min / max of `p`'s score over the elements

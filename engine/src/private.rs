@@ -10,6 +10,7 @@ mod derive_support;
 pub use derive_support::*;
 
 // What `cover!`, `sometimes!`, `target!` and `assume!` expand to.
+pub use crate::feedback::assume::log_integers as cmplog_numbers;
 pub use crate::feedback::assume::{
     boolean as assume_boolean, eq as assume_eq, le as assume_le, lt as assume_lt,
     not as assume_not, AssumeSite, Number as AssumeNumber, Operand as AssumeOperand,

@@ -103,3 +103,31 @@ fn a_variant_comparison_switches_the_variant() {
     assert_eq!(report.stats.tests, 2, "the seed, then its one candidate");
     assert_eq!(failure.operators, [Operator::CmpLog]);
 }
+
+/// `sometimes!` logs its comparisons too: an element of a vector must be a given variant with a
+/// given payload, which plain mutation of a random `u16` rarely hits.
+#[test]
+fn sometimes_operands_are_fed_back_too() {
+    let budget = 3_000;
+    let run = |seed: u64, logged: bool| {
+        let config = config(seed).with_cases(budget).with_max_tests(budget);
+        let report = check(
+            &config,
+            |cx| cx.generate::<Vec<Kind>>(),
+            move |kinds: &Vec<Kind>| {
+                let second = kinds.get(1).cloned();
+                let hit = if logged {
+                    typefuzz::sometimes!(second == Some(Kind::Data(4242)), "data 4242 second")
+                } else {
+                    second == Some(Kind::Data(4242))
+                };
+                assert!(!hit, "reached");
+            },
+        );
+        report.failure.is_some()
+    };
+    for seed in 1..=5 {
+        assert!(run(seed, true), "seed {seed}: not found in {budget} tests");
+        assert!(!run(seed, false), "seed {seed}: found without the operands");
+    }
+}

@@ -286,8 +286,15 @@ pub fn not(score: f64) -> f64 {
 
 /// Logs an integer comparison for input-to-state mutation ([`cmplog`](super::cmplog)): the
 /// operands as 64-bit two's complement (a narrower leaf holding `-3` still matches `-3`).
+///
+/// `sometimes!` calls it directly (it does not score).
+///
+/// ```
+/// use typefuzz::feedback::assume::{log_integers, Number::Int};
+/// log_integers(Some(Int(-3)), Some(Int(500))); // a no-op outside a property call
+/// ```
 #[inline]
-fn log_integers(a: Option<Number>, b: Option<Number>) {
+pub fn log_integers(a: Option<Number>, b: Option<Number>) {
     if let (Some(Number::Int(a)), Some(Number::Int(b))) = (a, b) {
         super::cmplog::record_integers(a as u64, b as u64, 8);
     }
