@@ -2,9 +2,13 @@
 //! `cargo typefuzz` makes for tests only, so this line runs as an ignored test:
 //!
 //! ```text
-//! cargo run -p cargo-typefuzz -- typefuzz test --release -p typefuzz-bench --test sancov \
-//!     -- --ignored --nocapture --test-threads=1
+//! CARGO_TYPEFUZZ_INSTRUMENT=typefuzz_bench_targets cargo run --release -p cargo-typefuzz -- \
+//!     typefuzz test --release --target-dir target/typefuzz-bench -p typefuzz-bench \
+//!     --test sancov -- --ignored --nocapture --test-threads=1
 //! ```
+//!
+//! (`CARGO_TYPEFUZZ_INSTRUMENT` instruments only the code under test; without it the whole
+//! benchmark crate is instrumented, which is slower but measures the same code.)
 //!
 //! It runs the `sancov` mode (typefuzz with coverage as the only feedback, next to the default
 //! with labels) on the IFC machine and the micro targets and writes `bench/results/sancov/`.

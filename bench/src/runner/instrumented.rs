@@ -6,14 +6,21 @@
 //! repository's own subcommand:
 //!
 //! ```text
+//! CARGO_TYPEFUZZ_INSTRUMENT=typefuzz_bench_targets \
 //! cargo run --release -p cargo-typefuzz -- typefuzz test [--trace-compares] --release \
-//!     -p typefuzz-bench --test sancov -- --ignored --nocapture --test-threads=1
+//!     --target-dir target/typefuzz-bench[-cmp] -p typefuzz-bench --test sancov \
+//!     -- --ignored --nocapture --test-threads=1
 //! ```
 //!
-//! with the runner's arguments in [`ARGS_VAR`] (`tests/sancov.rs` reads them). The child builds
-//! into `target/typefuzz` (`target/typefuzz-cmp` with `--trace-compares`), runs the `sancov` mode
-//! and prints its summary lines, which the parent passes on. If the build or the run fails, or
-//! the child's build turns out not to be instrumented, the line says so instead of a number.
+//! with the runner's arguments in [`ARGS_VAR`] (`tests/sancov.rs` reads them). Only the code
+//! under test is instrumented (the `typefuzz-bench-targets` crate: the IFC machine and SSNI, the
+//! micro targets), as a user instruments the crate they test: the benchmark crate around it
+//! (runner, generators, baselines, charts) would add ~70,000 counters that the engine resets and
+//! scans around every property call, never hit by a property, and costing most of the time of a
+//! test. The child builds into its own target directory (cargo does not track the selection
+//! variable), runs the `sancov` mode and prints its summary lines, which the parent passes on. If
+//! the build or the run fails, or the child's build turns out not to be instrumented, the line
+//! says so instead of a number.
 
 use std::ffi::OsString;
 use std::io::{BufRead as _, BufReader};
@@ -25,6 +32,9 @@ use super::workloads::Workload;
 /// The environment variable that carries the `sancov` mode's arguments into the child test,
 /// separated by `\x1f` (as cargo's `CARGO_ENCODED_RUSTFLAGS`, so a path may contain spaces).
 pub const ARGS_VAR: &str = "TYPEFUZZ_BENCH_ARGS";
+
+/// The only crate the child instruments (see the module docs).
+const INSTRUMENTED_CRATE: &str = "typefuzz_bench_targets";
 
 /// Which instrumented build a child runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +65,14 @@ impl Build {
             Build::Compares => "coverage-compares",
         }
     }
+
+    /// The child's target directory, under the workspace's `target/`.
+    fn target_dir(self) -> &'static str {
+        match self {
+            Build::Coverage => "target/typefuzz-bench",
+            Build::Compares => "target/typefuzz-bench-cmp",
+        }
+    }
 }
 
 /// What the parent asks of a child run.
@@ -63,6 +81,8 @@ pub(crate) struct Request<'a> {
     pub(crate) workloads: &'a [Workload],
     pub(crate) trials: usize,
     pub(crate) control_trials: Option<usize>,
+    /// `--tasks`, passed on.
+    pub(crate) tasks: Option<&'a [String]>,
     pub(crate) cap_seconds: f64,
     pub(crate) seed: u64,
     /// The parent's results directory; the child writes into a subdirectory of it.
@@ -72,13 +92,15 @@ pub(crate) struct Request<'a> {
 /// The command line the child runs, as a user would type it.
 pub(crate) fn command_line(build: Build) -> String {
     format!(
-        "cargo run --release -p cargo-typefuzz -- typefuzz test{} --release -p typefuzz-bench \
-         --test sancov -- --ignored --nocapture --test-threads=1",
+        "CARGO_TYPEFUZZ_INSTRUMENT={INSTRUMENTED_CRATE} cargo run --release -p cargo-typefuzz -- \
+         typefuzz test{} --release --target-dir {} -p typefuzz-bench --test sancov -- --ignored \
+         --nocapture --test-threads=1",
         if build == Build::Compares {
             " --trace-compares"
         } else {
             ""
-        }
+        },
+        build.target_dir()
     )
 }
 
@@ -109,6 +131,9 @@ pub(crate) fn run(request: &Request) -> (Vec<String>, usize) {
         "--out".into(),
         out.display().to_string(),
     ]);
+    if let Some(tasks) = request.tasks {
+        args.extend(["--tasks".into(), tasks.join(",")]);
+    }
     if let Some(n) = request.control_trials {
         args.extend(["--control-trials".into(), n.to_string()]);
     }
@@ -128,14 +153,8 @@ pub(crate) fn run(request: &Request) -> (Vec<String>, usize) {
         command.arg("--trace-compares");
     }
     command
-        .args([
-            "--release",
-            "-p",
-            "typefuzz-bench",
-            "--test",
-            "sancov",
-            "--",
-        ])
+        .args(["--release", "--target-dir", request.build.target_dir()])
+        .args(["-p", "typefuzz-bench", "--test", "sancov", "--"])
         .args([
             "--ignored",
             "--nocapture",
@@ -144,6 +163,7 @@ pub(crate) fn run(request: &Request) -> (Vec<String>, usize) {
             "sancov_line",
         ])
         .env(ARGS_VAR, args.join("\x1f"))
+        .env("CARGO_TYPEFUZZ_INSTRUMENT", INSTRUMENTED_CRATE)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());

@@ -22,7 +22,8 @@
 //!
 //! Flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug controls, which
 //! always run to their cap), `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
-//! `--strategies a,b,...`, `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
+//! `--strategies a,b,...`, `--tasks a,b,...` (only these tasks, e.g. IFC mutants `3,17` or
+//! `correct` for the control), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
 //! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
 //! typefuzz size bound).
 
@@ -82,6 +83,8 @@ struct Options {
     /// Trials of the no-bug controls (`--control-trials`; default: `trials`).
     control_trials: Option<usize>,
     strategies: Option<Vec<Strategy>>,
+    /// `--tasks`: only the jobs with these task names.
+    tasks: Option<Vec<String>>,
     seed: u64,
     out: PathBuf,
     command: String,
@@ -92,11 +95,12 @@ struct Options {
 const USAGE: &str = "\
 usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--control-trials N]
                       [--cap SECONDS]
-                      [--only ifc|bst|micro|historical]... [--strategies a,b,...] [--seed N]
+                      [--only ifc|bst|micro|historical]... [--strategies a,b,...]
+                      [--tasks a,b,...] [--seed N]
                       [--out DIR] [--max-size N] [--trace-compares (sancov mode)]
 strategies: proptest, proptest-dropin, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
             typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
-            typefuzz-sancov, smart-generator";
+            typefuzz-no-hint, typefuzz-sancov, smart-generator";
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut it = args.iter();
@@ -120,6 +124,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         only: Vec::new(),
         control_trials: None,
         strategies: None,
+        tasks: None,
         seed: 0x7f4a_7c15,
         out: default_out(mode),
         command: format!(
@@ -163,6 +168,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--max-size" => {
                 let n: usize = value()?.parse().map_err(|e| format!("--max-size: {e}"))?;
                 strategy::MAX_SIZE_OVERRIDE.store(n, std::sync::atomic::Ordering::Relaxed);
+            }
+            "--tasks" => {
+                options.tasks = Some(value()?.split(',').map(|t| t.trim().to_string()).collect());
             }
             "--seed" => options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--out" => options.out = PathBuf::from(value()?),
@@ -306,7 +314,13 @@ fn run_jobs(options: &Options) -> i32 {
     }
     let jobs = workloads::jobs(&workloads, options.mode == Mode::Full);
     let mut plan = Vec::new();
-    for job in &jobs {
+    let wanted = |job: &Job| {
+        options
+            .tasks
+            .as_ref()
+            .map_or(true, |tasks| tasks.contains(&job.task))
+    };
+    for job in jobs.iter().filter(|job| wanted(job)) {
         for &strategy in &strategies {
             if job.supports(strategy) {
                 let trials = match options.control_trials {
@@ -406,6 +420,7 @@ fn run_instrumented(
         workloads: &measured,
         trials: options.trials,
         control_trials: options.control_trials,
+        tasks: options.tasks.as_deref(),
         cap_seconds: cap.as_secs_f64(),
         seed: options.seed,
         out: &options.out,

@@ -31,7 +31,9 @@
 //! differing part) would hand edge coverage the very distinctions the labels add. The
 //! coverage-only line therefore switches recording off for the thread ([`set_recording`]): every
 //! function here then returns at its first branch, whose direction never changes during the run,
-//! so coverage sees only the machine and the property.
+//! so coverage sees only the machine and the property. [`Recording::Branches`] keeps the labels
+//! that are branches of the code and drops the non-trivial-pair hint (the `typefuzz-no-hint`
+//! ablation).
 
 use std::cell::Cell;
 
@@ -106,7 +108,7 @@ fn instr_index(instr: Instr) -> usize {
 /// Records which parts of an indistinguishable pair differ, under the instruction at the pc.
 #[inline]
 pub(crate) fn differing(instr: Instr, a: &State, b: &State) {
-    if !recording() {
+    if RECORDING.with(Cell::get) != Recording::All {
         return;
     }
     let parts = [a.mem != b.mem, a.stack != b.stack, a.pc.value != b.pc.value];
@@ -117,20 +119,38 @@ pub(crate) fn differing(instr: Instr, a: &State, b: &State) {
     }
 }
 
-thread_local! {
-    /// Whether this thread records labels (see the module docs); on by default.
-    static RECORDING: Cell<bool> = const { Cell::new(true) };
+/// Which hand-placed labels a thread records (see [`record_labels`](super::record_labels)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recording {
+    /// None: the coverage-only line.
+    Off,
+    /// The code's branches (rule outcomes, stuck instructions, SSNI cases), not the hint.
+    Branches,
+    /// Every label, the hint included (the default).
+    All,
 }
 
-/// Switches label recording on or off for the current thread (off for the coverage-only line).
-pub(crate) fn set_recording(on: bool) {
-    RECORDING.with(|r| r.set(on));
+thread_local! {
+    /// Which labels this thread records (see the module docs).
+    static RECORDING: Cell<Recording> = const { Cell::new(Recording::All) };
+}
+
+/// Sets which labels the current thread records: [`Recording::All`] by default, `Off` for the
+/// coverage-only line (whose edge coverage must not see the label bookkeeping's branches).
+///
+/// ```
+/// use typefuzz_bench_targets::ifc::{record_labels, Recording};
+/// record_labels(Recording::Off);
+/// record_labels(Recording::All);
+/// ```
+pub fn set_recording(recording: Recording) {
+    RECORDING.with(|r| r.set(recording));
 }
 
 /// Whether the current thread records labels.
 #[inline]
 pub(crate) fn recording() -> bool {
-    RECORDING.with(Cell::get)
+    RECORDING.with(Cell::get) != Recording::Off
 }
 
 fn leak(name: String) -> CoverLabel {

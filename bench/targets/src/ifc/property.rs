@@ -14,8 +14,8 @@ use crate::Verdict;
 /// indistinguishable, else if only `s1'` is low `s2 ≈ s2'` must hold, else `s1 ≈ s1'`.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{ssni, Atom, Instr, Label, Rules, StackEntry, State};
-/// use typefuzz_bench::Verdict;
+/// use typefuzz_bench_targets::ifc::{ssni, Atom, Instr, Label, Rules, StackEntry, State};
+/// use typefuzz_bench_targets::Verdict;
 /// let data = |v, l| StackEntry::Data(Atom::new(v, l));
 /// // Adding a public value to a secret on top: mutant 8 (result label Lab2) forgets the label
 /// // of the top operand (Lab1), so the two runs' sums become distinguishable low values.
