@@ -139,6 +139,9 @@ fn prepare_and_run(test: TestArgs) -> Result<i32, String> {
         )
         .env("CARGO_ENCODED_RUSTDOCFLAGS", rustdoc_flags(&hooks))
         .env_remove("RUSTDOCFLAGS");
+    if let Some(jobs) = test.jobs {
+        command.env("TYPEFUZZ_JOBS", jobs.to_string());
+    }
     eprintln!(
         "cargo-typefuzz: coverage-instrumented tests for {target}{} in {}",
         if test.trace_compares {

@@ -76,6 +76,7 @@ pub mod codec;
 pub mod feedback;
 pub mod fingerprint;
 pub mod mutate;
+pub mod workers;
 
 mod artifacts;
 mod config;

@@ -15,6 +15,11 @@ pub use crate::feedback::assume::{
     not as assume_not, AssumeSite, Number as AssumeNumber, Operand as AssumeOperand,
     ViaNumber as AssumeViaNumber, ViaOther as AssumeViaOther,
 };
+pub use crate::feedback::cmplog::{
+    CompareBytes as CmpLogViaBytes, CompareMutate as CmpLogViaMutate,
+    CompareOther as CmpLogViaOther, CompareScalar as CmpLogViaScalar, Leaves,
+    Operands as CmpLogOperands,
+};
 pub use crate::feedback::labels::Label;
 pub use crate::feedback::structure::{token as structure_token, Structure};
 pub use crate::feedback::targets::{Target, TargetValue};

@@ -135,6 +135,11 @@ pub struct Stats {
     pub stop: StopReason,
     /// How often the default schedule started its search over after a long stagnation.
     pub restarts: u64,
+    /// Worker processes whose statistics these are, summed ([`Config::jobs`](crate::Config::jobs));
+    /// 0 when the run stayed in this process.
+    pub workers: u32,
+    /// Inputs a worker imported from the corpus files other workers wrote during the run.
+    pub seeds_imported: u64,
 }
 
 impl Stats {

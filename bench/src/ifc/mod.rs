@@ -35,6 +35,7 @@ pub mod machine;
 pub mod property;
 pub mod rules;
 
+pub(crate) use coverage::set_recording as record_labels;
 pub use indist::{crop_top, indist_state};
 pub use machine::{exec, Atom, Instr, Label, StackEntry, State};
 pub use property::ssni;

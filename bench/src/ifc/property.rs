@@ -35,7 +35,10 @@ pub fn ssni(rules: &Rules, s1: &State, s2: &State) -> Verdict {
         return Verdict::Discard;
     };
     if !indist_state(s1, s2) {
-        coverage::ssni(why_distinguishable(s1, s2));
+        // The reason is label-only work: not computed when labels are off (coverage-only).
+        if coverage::recording() {
+            coverage::ssni(why_distinguishable(s1, s2));
+        }
         return Verdict::Discard;
     }
     coverage::differing(instr, s1, s2);

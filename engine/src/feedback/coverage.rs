@@ -411,6 +411,7 @@ mod hooks {
     //! (`hooks_library::tests::defines_exactly_the_hooks_of_the_engine`) compares them.
 
     use super::{constant_site, value_profile_compare, COUNTERS_LEN, COUNTERS_START};
+    use crate::feedback::cmplog::record_integers;
     use std::sync::atomic::Ordering;
 
     /// Registers the inline 8-bit counters of the executable.
@@ -442,46 +443,60 @@ mod hooks {
     #[no_mangle]
     pub unsafe extern "C" fn __sanitizer_cov_pcs_init(_start: *const usize, _stop: *const usize) {}
 
-    /// Comparison of two 1-byte variables: no constant to steer towards, nothing recorded.
+    /// Comparison of two 1-byte variables: logged for input-to-state mutation (no constant to
+    /// measure a distance to).
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp1(_a: u8, _b: u8) {}
-    /// Comparison of two 2-byte variables: nothing recorded.
+    pub extern "C" fn __sanitizer_cov_trace_cmp1(a: u8, b: u8) {
+        record_integers(u64::from(a), u64::from(b), 1);
+    }
+    /// Comparison of two 2-byte variables: logged for input-to-state mutation.
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp2(_a: u16, _b: u16) {}
-    /// Comparison of two 4-byte variables: nothing recorded.
+    pub extern "C" fn __sanitizer_cov_trace_cmp2(a: u16, b: u16) {
+        record_integers(u64::from(a), u64::from(b), 2);
+    }
+    /// Comparison of two 4-byte variables: logged for input-to-state mutation.
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp4(_a: u32, _b: u32) {}
-    /// Comparison of two 8-byte variables: nothing recorded.
+    pub extern "C" fn __sanitizer_cov_trace_cmp4(a: u32, b: u32) {
+        record_integers(u64::from(a), u64::from(b), 4);
+    }
+    /// Comparison of two 8-byte variables: logged for input-to-state mutation.
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp8(_a: u64, _b: u64) {}
+    pub extern "C" fn __sanitizer_cov_trace_cmp8(a: u64, b: u64) {
+        record_integers(a, b, 8);
+    }
 
     /// Comparison of a 1-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp1(constant: u8, value: u8) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 8), c, u64::from(value));
+        record_integers(u64::from(value), c, 1);
     }
     /// Comparison of a 2-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp2(constant: u16, value: u16) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 16), c, u64::from(value));
+        record_integers(u64::from(value), c, 2);
     }
     /// Comparison of a 4-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp4(constant: u32, value: u32) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 32), c, u64::from(value));
+        record_integers(u64::from(value), c, 4);
     }
     /// Comparison of an 8-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp8(constant: u64, value: u64) {
         value_profile_compare(constant_site(constant, 64), constant, value);
+        record_integers(value, constant, 8);
     }
 
     /// A `switch` on `value`: `cases[0]` is the number of cases, `cases[1]` the bit width of
     /// `value`, `cases[2..]` the case constants. Records the distance to the closest case,
-    /// keyed by the case table's address (one table per switch instruction).
+    /// keyed by the case table's address (one table per switch instruction), and logs the value
+    /// against every case for input-to-state mutation.
     ///
     /// # Safety
     /// `cases` must point to a case table laid out as above (LLVM emits it as a constant).
@@ -491,12 +506,13 @@ mod hooks {
             return;
         }
         // SAFETY: the caller's table holds `2 + cases[0]` readable `u64`s.
-        let (count, table) = unsafe { (*cases, cases.add(2)) };
+        let (count, width, table) = unsafe { (*cases, *cases.add(1) / 8, cases.add(2)) };
         let mut closest = None::<u64>;
         let mut best = u32::MAX;
         for i in 0..count as usize {
             // SAFETY: `i < cases[0]`, inside the table.
             let case = unsafe { *table.add(i) };
+            record_integers(value, case, width as u8);
             let distance = (case ^ value).count_ones();
             if distance < best {
                 best = distance;
