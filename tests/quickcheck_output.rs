@@ -47,6 +47,11 @@ typefuzz::quickcheck! {
         x > 255 - 255
     }
 
+    #[should_panic(expected = "[quickcheck] TEST FAILED")]
+    fn expected_to_fail(x: u8) -> bool {
+        x > 255 - 255
+    }
+
     /// Runs a few seconds (each call sleeps 1 ms; with `TYPEFUZZ_CASES=4000`, more than
     /// enough tests for status lines), then fails.
     #[ignore = "fails on purpose; called by the tests below"]
@@ -112,6 +117,17 @@ fn long_arguments_are_elided_and_replayed_whole() {
     assert_eq!(failure.tests, 1);
     assert_eq!(failure.minimal.args().0.len(), 20);
     let _ = std::fs::remove_file(&file);
+}
+
+/// A `#[should_panic]` property fails as expected and leaves no regression file behind (plain
+/// quickcheck writes none; replaying an expected failure buys nothing).
+#[test]
+fn an_expected_failure_is_not_saved() {
+    let file = default_regression_file("quickcheck_output::expected_to_fail");
+    let message = panic_message(expected_to_fail);
+    assert!(message.contains("[quickcheck] TEST FAILED"), "{message}");
+    assert!(message.contains("not saved"), "{message}");
+    assert!(!file.exists(), "{}", file.display());
 }
 
 /// `few_rows`'s body, for the builder.

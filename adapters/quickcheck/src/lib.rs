@@ -70,9 +70,13 @@
 //!   it found under `target/typefuzz/corpus/` and starts from them next time
 //!   ([`Config::keep_seeds`](typefuzz_engine::Config::keep_seeds)).
 //! - **Failures** panic with quickcheck's `[quickcheck] TEST FAILED. Arguments: (...)` followed
-//!   by typefuzz's seed, statistics and the regression file, replayed first next time. The
-//!   macro names it after the test's path; the builder after [`Builder::name`], else the test
-//!   thread's name and the call's line.
+//!   by typefuzz's seed, statistics and the regression file, replayed first next time.
+//!   quickcheck keeps no file of its own, so it goes to the documented default,
+//!   `typefuzz-regressions/<name>.txt` beside the crate's `Cargo.toml` (or where
+//!   `TYPEFUZZ_REGRESSIONS` says). The macro names it after the test's path, and saves nothing
+//!   for a `#[should_panic]` property, whose failure is expected; the builder names it after
+//!   [`Builder::name`], else the test thread's name and the call's line. Arguments longer than
+//!   400 characters are elided in the message, never in the file.
 //!
 //! Through the `typefuzz` facade (feature `quickcheck` or `quickcheck09`) this crate is
 //! `typefuzz::quickcheck`: the macro is `typefuzz::quickcheck!`, the function API
@@ -137,16 +141,26 @@ pub mod __private {
         }
     }
 
+    /// The builder of a `quickcheck!` property, named after its test path (unnamed: saves and
+    /// replays nothing).
+    fn named<V: Version>(name: Option<&'static str>) -> Builder<V> {
+        let builder = Builder::<V>::new();
+        match name {
+            Some(name) => builder.name(name),
+            None => builder,
+        }
+    }
+
     pub trait RunTyped {
-        fn run(&self, name: &'static str);
+        fn run(&self, name: Option<&'static str>);
     }
 
     impl<V: Version, P: Property<V>> RunTyped for Probe<V, P>
     where
         P::Args: Mutate,
     {
-        fn run(&self, name: &'static str) {
-            let builder = Builder::<V>::new().name(name);
+        fn run(&self, name: Option<&'static str>) {
+            let builder = named(name);
             if V::SIZE_BOUNDED {
                 // Typed mutants would leave the domain the suite was written for.
                 let report = builder.run::<P, Generated<P::Args, V>>(&self.0);
@@ -159,13 +173,13 @@ pub mod __private {
     }
 
     pub trait RunGenerated {
-        fn run(&self, name: &'static str);
+        fn run(&self, name: Option<&'static str>);
     }
 
     impl<V: Version, P: Property<V>> RunGenerated for &Probe<V, P> {
-        fn run(&self, name: &'static str) {
+        fn run(&self, name: Option<&'static str>) {
             note_untyped(std::any::type_name::<P::Args>());
-            let builder = Builder::<V>::new().name(name);
+            let builder = named(name);
             let report = builder.run::<P, Generated<P::Args, V>>(&self.0);
             builder.conclude(report);
         }
@@ -195,13 +209,23 @@ macro_rules! __typefuzz_quickcheck_with {
                 fn prop($($arg)*) $(-> $ret)? { $($body)* }
                 #[allow(unused_imports)]
                 use $crate::__private::{RunGenerated as _, RunTyped as _};
+                // A `#[should_panic]` property's failure is expected: nothing to save or replay
+                // (plain quickcheck writes no file either).
+                let expected_failure =
+                    false $(|| $crate::__typefuzz_quickcheck_with!(@should_panic $attr))*;
+                let name =
+                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($fn_name));
                 $crate::__typefuzz_quickcheck_with!(
-                    @run [$version]
-                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($fn_name)),
-                    prop [] $($arg)*
+                    @run [$version] (!expected_failure).then_some(name), prop [] $($arg)*
                 );
             }
         )*
+    };
+    (@should_panic [should_panic $($rest:tt)*]) => {
+        true
+    };
+    (@should_panic $attr:tt) => {
+        false
     };
     // One `_` per `:` at the top level of the argument list (patterns and types are skipped),
     // so `prop` is cast to a function pointer whose argument types the compiler fills in.
