@@ -88,7 +88,7 @@ impl Job {
     /// historical bugs compare proptest, its drop-in and typefuzz, without quickcheck).
     pub(crate) fn supports(&self, strategy: Strategy) -> bool {
         match strategy {
-            Strategy::Smart => self.workload == Workload::Ifc,
+            Strategy::Smart | Strategy::NoHint => self.workload == Workload::Ifc,
             Strategy::Quickcheck => self.workload != Workload::Historical,
             _ => true,
         }
@@ -129,6 +129,7 @@ fn ifc_problem(rules: Rules) -> Problem<(State, State)> {
         strategy: || (igen::naive_state_strategy(), igen::naive_state_strategy()).boxed(),
         smart: Some(igen::smart_pair),
         max_size: IFC_MAX_SIZE,
+        // Which labels are recorded is set per trial (`run_trial`).
         property: Box::new(move |(a, b), _labels| ifc::ssni(&rules, a, b)),
     }
 }
