@@ -30,6 +30,11 @@
 //! to the boundary, where the amount is exactly right and the whole sequence is enabled. A word
 //! with the same stop at both ends, or whose command is disabled at both ends, is left alone.
 //!
+//! When no single word mends a deletion, the command where the replay stops is switched to
+//! another kind — its first or second word (where a `prop_oneof!` reads which alternative) set
+//! to each of 16 values spread over the range — and its other words bisected again
+//! (`Transfer(3, 4, 957)` to an account whose `Open` was deleted becomes `Withdraw(3, 957)`).
+//!
 //! The engine runs each candidate as any other: it is accepted only if it still fails, with every
 //! precondition re-checked. The adapter installs the model for the duration of a run
 //! ([`install`]); without one there are no guided candidates. Each shrink step spends at most
@@ -41,13 +46,16 @@ use std::time::{Duration, Instant};
 use crate::sequence::Commands;
 
 /// Model replays one shrink step may spend on cascades and repairs.
-const MAX_REPLAYS: usize = 4096;
+const MAX_REPLAYS: usize = 8192;
 /// Time one shrink step may spend on cascades and repairs.
-const MAX_TIME: Duration = Duration::from_millis(250);
+const MAX_TIME: Duration = Duration::from_millis(500);
 /// Commands a cascade deletes besides the first.
 const MAX_CASCADE: usize = 4;
 /// Repairs offered per deletion: an enabled sequence need not fail, the engine decides.
 const MAX_REPAIRS: usize = 4;
+/// Values tried for the word that chooses the command when switching a command's kind (a power
+/// of two).
+const SWITCHES: u32 = 16;
 /// Bytes bisected at once: one word of the pass-through RNG.
 const WORD: usize = 4;
 
@@ -222,6 +230,7 @@ impl Search<'_> {
                 out.push(cascaded);
             }
         }
+        let mut unrepaired = Vec::new();
         for (deleted, at) in &broken {
             let mut found = 0;
             // The command where the replay stops, then the ones before it, nearest first; each
@@ -245,7 +254,53 @@ impl Search<'_> {
                     }
                 }
             }
+            if found == 0 {
+                unrepaired.push((deleted, *at));
+            }
         }
+        // Last, for deletions no single word mends: another kind of command where the replay
+        // stops, with one of its parameters bisected (`Transfer(3, 4, 957)` needs account 4,
+        // whose `Open` is deleted; `Withdraw(3, 957)` does the same to account 3).
+        for (deleted, at) in unrepaired {
+            if let Some(repaired) = self.switch_command(deleted, at) {
+                out.push(repaired);
+            }
+            if self.exhausted() {
+                return;
+            }
+        }
+    }
+
+    /// Sets the first or second word of command `target` (where a `prop_oneof!` reads which
+    /// command to draw: a `u32`, or the high half of a `u64`) to each of [`SWITCHES`] values
+    /// spread over its range — one per alternative of up to that many equally weighted ones —
+    /// and for each, bisects the command's other words (see [`Search::bisect`]).
+    fn switch_command(&mut self, deleted: &Commands, target: usize) -> Option<Commands> {
+        let words = deleted.steps.get(target)?.len() / WORD;
+        for switch in 0..words.min(2) {
+            for step in 0..SWITCHES {
+                // Odd and in the middle of its share of the range (see `bisect`).
+                let value = (step << (32 - SWITCHES.trailing_zeros())) | (1 << 27) | 1;
+                let mut switched = deleted.clone();
+                let at = WORD * switch;
+                switched.steps[target][at..at + WORD].copy_from_slice(&value.to_le_bytes());
+                if self.exhausted() {
+                    return None;
+                }
+                if self.first_disabled(&switched).is_none() {
+                    return Some(switched);
+                }
+                for word in (0..words).rev().filter(|&word| word != switch) {
+                    if self.exhausted() {
+                        return None;
+                    }
+                    if let Some(repaired) = self.bisect(&switched, target, word * WORD) {
+                        return Some(repaired);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Deletes the command where `deleted` stops (at `at`), then the next one where it stops,

@@ -104,10 +104,11 @@
 //!   on proptest's recording RNG.
 //! - **Mutation** appends a command at the end (queued sequences are valid, so it is drawn in
 //!   the state the sequence reached) or redraws the last one, inserts, deletes, duplicates and
-//!   swaps commands, splices runs of commands from
-//!   other interesting sequences (crossover), and mutates one command's bytes (its parameters,
-//!   or which command it is) or the initial state's. Sequences never grow past the size range's
-//!   maximum.
+//!   swaps commands, splices runs of commands from other interesting sequences (crossover),
+//!   copies a parameter from one command to another (a 4-byte word of choice bytes at the same
+//!   offset: a withdrawal gets a deposit's amount or account), and mutates one command's bytes
+//!   (its parameters, or which command it is) or the initial state's. Sequences never grow past
+//!   the size range's maximum.
 //! - **Replay re-checks `preconditions`** along the sequence. A sequence with a command that is
 //!   not enabled where it stands is a *discard*: it goes to the engine's discarded queue
 //!   (FuzzChick's two queues), it is not thrown away, and mutation may repair it.
@@ -131,10 +132,12 @@
 //!   *repaired* deletions, for bugs behind an exact quantity: when deleting `Withdraw(19)`
 //!   leaves money that disables the final `Close`, another command's choice bytes are bisected,
 //!   word by word, between values that stop the replay at different commands, until the whole
-//!   sequence is enabled (`Withdraw(149)` becomes `Withdraw(168)`); then simpler parameters
+//!   sequence is enabled (`Withdraw(149)` becomes `Withdraw(168)`), or the command where it
+//!   stops is switched to another kind (`Transfer(3, 4, x)` to an account whose `Open` was
+//!   deleted becomes `Withdraw(3, x)`); then simpler parameters
 //!   (each command's and the initial state's bytes towards zero: smaller values, earlier
-//!   `prop_oneof!` alternatives). Cascades and repairs replay the model alone (at most 4096
-//!   replays and 250 ms per shrink step). Every candidate is replayed with its preconditions, so
+//!   `prop_oneof!` alternatives). Cascades and repairs replay the model alone (at most 8192
+//!   replays and 500 ms per shrink step). Every candidate is replayed with its preconditions, so
 //!   a candidate with a disabled command is a discard and never accepted. Shrinking is bounded
 //!   by `max_shrink_time`/`max_shrink_iters` (typefuzz's `TYPEFUZZ_SHRINK_TIME`, 30 s by
 //!   default). The failure report prints the minimal sequence one command per line with the
