@@ -1,13 +1,14 @@
 //! The bank of `tests/state_machine_model/bank.rs` under both drop-ins. The bug needs seven
 //! enabled commands in a specific order on one of five accounts, with matching amounts.
 //!
-//! Measured (release build, `examples/state_machine.rs`, a shared 2-core machine): plain
-//! proptest-state-machine with the same impls did not find it in 100,000 cases (69.5 s);
-//! typefuzz's drop-in finds it from every seed 1-5, after 153,579 / 175,606 / 61,764 / 98,869 /
-//! 245,761 tests (4 to 20 s each in this debug test profile). Greedy shrinking reaches the
-//! seven-command minimum from seeds 1 and 4; from seeds 2, 3 and 5 it stops at 10, 9 and 8
-//! commands (a withdrawal split in two). The plain-proptest measurement is `#[ignore]`d for its
-//! cost.
+//! Measured side by side in one run (`examples/state_machine.rs` built in this test profile,
+//! `cargo build --profile test --example state_machine --features state-machine`, a shared
+//! 2-core machine under load 14-20): plain proptest-state-machine with the same impls did not
+//! find it in 100,000 cases (9.9 s CPU); typefuzz's drop-in finds it from every seed 1-5, after
+//! 153,513 / 30,001 / 13,606 / 231,795 / 166,093 tests (34.9 s CPU for all five, shrinking
+//! included; about 50 us of CPU per test, so the 300,000-test budget is about 15 s of CPU per
+//! seed), and shrinks every one to the seven-command minimum. The plain-proptest measurement is
+//! `#[ignore]`d for its cost.
 
 #[path = "state_machine_model/bank.rs"]
 mod bank;
@@ -27,8 +28,8 @@ fn proptest_config(cases: u32) -> ProptestConfig {
     }
 }
 
-/// Tests typefuzz may spend per seed: a budget, not a time limit (debug builds run tens of
-/// thousands of sequences a second on this model).
+/// Tests typefuzz may spend per seed: a budget, not a time limit (about 50 us of CPU per test in
+/// this profile: 15 s per seed at most; seed 4, the slowest, needs 231,795).
 const BUDGET: u64 = 300_000;
 
 /// Whether `transitions` is the bug's pattern: open, fund, freeze, audit, unfreeze, empty,
