@@ -45,9 +45,10 @@ use std::time::{Duration, Instant};
 
 use crate::sequence::Commands;
 
-/// Model replays one shrink step may spend on cascades and repairs.
+/// Model replays one shrink step may spend on canonical bytes, and again on cascades and
+/// repairs.
 const MAX_REPLAYS: usize = 8192;
-/// Time one shrink step may spend on cascades and repairs.
+/// Time one shrink step may spend on canonical bytes, and again on cascades and repairs.
 const MAX_TIME: Duration = Duration::from_millis(500);
 /// Commands a cascade deletes besides the first.
 const MAX_CASCADE: usize = 4;
@@ -74,7 +75,7 @@ thread_local! {
     static MODEL: RefCell<Option<Box<dyn ShrinkModel>>> = const { RefCell::new(None) };
 }
 
-/// Keeps a replay function installed; uninstalls it when dropped (also when a run unwinds).
+/// Keeps a shrink model installed; uninstalls it when dropped (also when a run unwinds).
 pub(crate) struct Installed(());
 
 impl Drop for Installed {
@@ -106,6 +107,8 @@ pub(crate) fn canonical(commands: &Commands) -> Option<Commands> {
             model,
             text: String::new(),
             probe_text: String::new(),
+            replays: 0,
+            started: Instant::now(),
         };
         if !same.model.describe(commands, &mut same.text) {
             return None;
@@ -166,15 +169,23 @@ fn bytes_of(commands: &mut Commands, index: usize) -> &mut Vec<u8> {
     }
 }
 
-/// Whether probes decode to the same sequence as the one described in `text`.
+/// Whether probes decode to the same sequence as the one described in `text`, within the same
+/// bounds as the other guided candidates.
 struct Same<'a> {
     model: &'a mut dyn ShrinkModel,
     text: String,
     probe_text: String,
+    replays: usize,
+    started: Instant,
 }
 
 impl Same<'_> {
+    /// Past the bounds every probe counts as different, so the bytes are left as they are.
     fn decoding(&mut self, probe: &Commands) -> bool {
+        if self.replays >= MAX_REPLAYS || self.started.elapsed() >= MAX_TIME {
+            return false;
+        }
+        self.replays += 1;
         self.model.describe(probe, &mut self.probe_text) && self.probe_text == self.text
     }
 }
