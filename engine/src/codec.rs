@@ -66,6 +66,7 @@ impl Encoder {
     /// out.write_byte(7);
     /// assert_eq!(out.as_bytes(), &[7]);
     /// ```
+    #[inline]
     pub fn write_byte(&mut self, byte: u8) {
         self.bytes.push(byte);
     }
@@ -77,6 +78,7 @@ impl Encoder {
     /// out.write_bytes(b"ab");
     /// assert_eq!(out.as_bytes(), b"ab");
     /// ```
+    #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
@@ -88,6 +90,7 @@ impl Encoder {
     /// out.write_len(5);
     /// assert_eq!(out.as_bytes(), &[5]);
     /// ```
+    #[inline]
     pub fn write_len(&mut self, mut len: usize) {
         loop {
             let low = (len & 0x7f) as u8;
@@ -107,6 +110,7 @@ impl Encoder {
     /// out.write_tag(2, 3);
     /// assert_eq!(out.as_bytes(), &[2]);
     /// ```
+    #[inline]
     pub fn write_tag(&mut self, index: usize, count: usize) {
         if count <= 256 {
             self.bytes.push(index as u8);

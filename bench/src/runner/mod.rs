@@ -7,7 +7,8 @@
 //! - `quick`: the README demo — every IFC mutant, the BST tasks and the micro targets, one
 //!   trial, short caps, about a minute; ends with `<workload>: <strategy> found <n>/<total>`.
 //! - `full`: the protocol — 10 trials, 60 s cap, every strategy and ablation, all controls.
-//! - `throughput`: tests per second on a property without precondition.
+//! - `throughput`: tests and nodes per second on three properties without precondition,
+//!   against quickcheck and proptest ([`crate::throughput`]).
 //! - `sancov`: the SanitizerCoverage line; only meaningful in an instrumented build (see
 //!   `tests/sancov.rs`).
 //! - `historical`: real bugs of published crate releases ([`crate::historical`]), plain proptest,
@@ -24,6 +25,7 @@ mod historical;
 mod report;
 mod stats;
 mod strategy;
+mod throughput;
 mod workloads;
 
 use std::io::Write as _;
@@ -198,7 +200,7 @@ pub fn run_cli(args: &[String]) -> i32 {
     // The SUTs may panic (that is a failure, counted by the loops); keep stderr for the status.
     std::panic::set_hook(Box::new(|_| {}));
     match options.mode {
-        Mode::Throughput => report::throughput(&options),
+        Mode::Throughput => throughput::run(&options),
         _ => run_jobs(&options),
     }
 }
