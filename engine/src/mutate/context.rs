@@ -68,6 +68,19 @@ impl Operators {
 /// with an explanation instead of overflowing the stack.
 const MAX_GENERATION_DEPTH: usize = 1024;
 
+/// The panic of [`Context::descend`] past [`MAX_GENERATION_DEPTH`], out of line: `descend` runs
+/// once per generated field.
+#[cold]
+#[inline(never)]
+fn too_deep() -> ! {
+    panic!(
+        "typefuzz: values nested more than {MAX_GENERATION_DEPTH} levels deep while generating \
+         or mutating at size 0; a type in this cycle has no variant that ends the recursion \
+         (every variant needs a Box/Rc/Arc of the same cycle). Add a non-recursive variant, or \
+         implement Mutate by hand for it."
+    );
+}
+
 /// Everything a [`Mutate`](crate::Mutate) impl may consult: the random number generator, the
 /// size budget, the nesting depth, the operator weights, and the trace of applied operators.
 ///
@@ -142,6 +155,7 @@ impl Context {
     /// let flag: bool = typefuzz::Context::new(3).generate();
     /// # let _ = flag;
     /// ```
+    #[inline]
     pub fn generate<T: crate::Mutate>(&mut self) -> T {
         T::generate(self)
     }
@@ -152,6 +166,7 @@ impl Context {
     /// let v: Vec<u8> = typefuzz::Context::new(3).generate_sized(0);
     /// assert!(v.is_empty());
     /// ```
+    #[inline]
     pub fn generate_sized<T: crate::Mutate>(&mut self, size: usize) -> T {
         self.with_size(size, T::generate)
     }
@@ -179,6 +194,7 @@ impl Context {
     /// let x = typefuzz::Context::new(9).rng().u8(..);
     /// # let _ = x;
     /// ```
+    #[inline]
     pub fn rng(&mut self) -> &mut fastrand::Rng {
         &mut self.rng
     }
@@ -188,6 +204,7 @@ impl Context {
     /// ```
     /// assert!(typefuzz::Context::new(1).below(3) < 3);
     /// ```
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n > 0, "Context::below(0)");
         self.rng.usize(..n.max(1))
@@ -198,6 +215,7 @@ impl Context {
     /// ```
     /// assert!(typefuzz::Context::new(1).chance(1, 1));
     /// ```
+    #[inline]
     pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
         self.rng.u32(..denominator.max(1)) < numerator
     }
@@ -207,6 +225,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).weighted(&[0, 5, 0]), Some(1));
     /// ```
+    #[inline]
     pub fn weighted(&mut self, weights: &[u32]) -> Option<usize> {
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
         if total == 0 {
@@ -228,6 +247,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).with_max_size(5).size(), 5);
     /// ```
+    #[inline]
     pub fn size(&self) -> usize {
         self.size
     }
@@ -237,6 +257,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).max_size(), typefuzz::Context::DEFAULT_MAX_SIZE);
     /// ```
+    #[inline]
     pub fn max_size(&self) -> usize {
         self.max_size
     }
@@ -248,6 +269,7 @@ impl Context {
     /// cx.set_size(3);
     /// assert_eq!(cx.size(), 3);
     /// ```
+    #[inline]
     pub fn set_size(&mut self, size: usize) {
         self.size = size;
     }
@@ -257,6 +279,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).depth(), 0);
     /// ```
+    #[inline]
     pub fn depth(&self) -> usize {
         self.depth
     }
@@ -268,6 +291,7 @@ impl Context {
     /// assert_eq!(cx.with_size(2, |cx| cx.size()), 2);
     /// assert_eq!(cx.size(), typefuzz::Context::DEFAULT_MAX_SIZE);
     /// ```
+    #[inline]
     pub fn with_size<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
         let saved = self.size;
         self.size = size;
@@ -287,14 +311,10 @@ impl Context {
     /// let mut cx = typefuzz::Context::new(1);
     /// assert_eq!(cx.descend(0, |cx| cx.depth()), 1);
     /// ```
+    #[inline]
     pub fn descend<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
         if self.depth >= MAX_GENERATION_DEPTH {
-            panic!(
-                "typefuzz: values nested more than {MAX_GENERATION_DEPTH} levels deep while \
-                 generating or mutating at size 0; a type in this cycle has no variant that ends \
-                 the recursion (every variant needs a Box/Rc/Arc of the same cycle). Add a \
-                 non-recursive variant, or implement Mutate by hand for it."
-            );
+            too_deep();
         }
         let saved_size = self.size;
         self.size = size;
@@ -310,6 +330,7 @@ impl Context {
     /// ```
     /// assert!(!typefuzz::Context::new(1).operators().faithful);
     /// ```
+    #[inline]
     pub fn operators(&self) -> &Operators {
         &self.operators
     }
@@ -332,6 +353,7 @@ impl Context {
     /// cx.record(typefuzz::Operator::Custom);
     /// assert_eq!(cx.trace(), &[typefuzz::Operator::Custom]);
     /// ```
+    #[inline]
     pub fn record(&mut self, op: Operator) {
         // Bounded: a mutation records one operator per level it descends.
         if self.trace.len() < 64 {
