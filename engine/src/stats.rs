@@ -371,17 +371,28 @@ impl StatusLine {
             .last_print
             .map_or(true, |last| now - last >= STATUS_PERIOD);
         if old_enough && due {
+            if self.last_print.is_none() {
+                crate::feedback::coverage::warn_once_if_disabled();
+            }
             self.last_print = Some(now);
-            eprintln!("{}", line("pulse", stats, now - self.started));
+            print_status(&line("pulse", stats, now - self.started));
         }
     }
 
     /// The final line, if any line was printed (or asked for).
     pub(crate) fn finish(&mut self, stats: &Stats) {
         if self.mode == Some(true) || (self.mode.is_none() && self.last_print.is_some()) {
-            eprintln!("{}", line("DONE ", stats, self.started.elapsed()));
+            print_status(&line("DONE ", stats, self.started.elapsed()));
         }
     }
+}
+
+/// Writes a status line to the process's stderr itself, past libtest's output capture: live
+/// while the test runs, and never part of a failing test's captured output.
+fn print_status(line: &str) {
+    use std::io::Write as _;
+    // A failed write to stderr leaves nothing to report it to.
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {

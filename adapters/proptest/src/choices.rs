@@ -53,9 +53,16 @@
 
 use std::cell::RefCell;
 use std::fmt;
+use std::sync::OnceLock;
 
-use proptest::arbitrary::any;
-use proptest::strategy::{Strategy, ValueTree};
+use chacha20::rand_core::{Rng as _, SeedableRng as _};
+use chacha20::ChaCha20Rng;
+
+// `next_u32` is `Rng`'s in rand 0.10 (proptest 1.10 on) and `RngCore`'s in rand 0.9: whichever
+// this proptest has is used, the other is an empty alias or has no such method.
+#[allow(unused_imports, deprecated)]
+use proptest::prelude::{Rng as _, RngCore as _};
+use proptest::strategy::Strategy;
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
 use typefuzz_engine::codec::{Decoder, Encoder};
 use typefuzz_engine::fingerprint::Fingerprint;
@@ -101,6 +108,10 @@ fn padded_len(recorded: usize) -> usize {
 const SHRINK_PER_KIND: usize = 16;
 
 thread_local! {
+    /// [`FILLER`] words, as many as the longest replay needed so far.
+    static FILLER_PATTERN: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The buffer a replay's stream is assembled in (proptest copies it).
+    static FILLED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Sequences offered for splicing (a ring buffer; see [`Choices::offer`]).
     static DONOR_POOL: RefCell<Donors> =
         const { RefCell::new(Donors { ring: Vec::new(), next: 0, longest: 0 }) };
@@ -206,16 +217,27 @@ impl Choices {
             let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
             let mut runner = Self::runner(config, rng);
             for _ in 0..skip {
-                any::<u32>().new_tree(&mut runner)?;
+                runner.rng().next_u32();
             }
             return strategy.new_tree(&mut runner);
         }
-        let mut data = Vec::with_capacity(padded_len(self.bytes.len()));
-        data.extend_from_slice(&self.bytes);
-        while data.len() < padded_len(self.bytes.len()) {
-            data.extend_from_slice(&FILLER.to_le_bytes());
-        }
-        let rng = TestRng::from_seed(RngAlgorithm::PassThrough, &data);
+        let rng = FILLED.with(|filled| {
+            let mut data = filled.borrow_mut();
+            data.clear();
+            data.extend_from_slice(&self.bytes);
+            // Whole filler words after the bytes, copied from a pattern kept per thread (this
+            // runs on every mutant).
+            let filler = padded_len(self.bytes.len()) - self.bytes.len();
+            FILLER_PATTERN.with(|pattern| {
+                let mut pattern = pattern.borrow_mut();
+                let words = filler.div_ceil(WORD);
+                while pattern.len() < words * WORD {
+                    pattern.extend_from_slice(&FILLER.to_le_bytes());
+                }
+                data.extend_from_slice(&pattern[..words * WORD]);
+            });
+            TestRng::from_seed(RngAlgorithm::PassThrough, &data)
+        });
         strategy.new_tree(&mut Self::runner(config, rng))
     }
 
@@ -358,11 +380,15 @@ pub struct Recording {
     runner: TestRunner,
     seed: [u8; 32],
     config: ProptestConfig,
-    /// The reference stream (plain ChaCha from the same seed) and its words so far.
-    reference: TestRunner,
-    words: Vec<u32>,
+    /// The reference stream: plain ChaCha from the same seed.
+    reference: Reference,
     /// Derived streams so far (32 bytes of ChaCha each); `None` once they could not be counted.
     derived: Option<usize>,
+    /// Bytes recorded up to the last [`settle`](Recording::settle).
+    recorded: usize,
+    /// Whether `settle` reads the stream's next word from the stream itself (a continuing
+    /// recording, whose positions need not match proptest's) rather than from a copy.
+    probe_in_place: bool,
 }
 
 /// Bound on a seeded value's position in its stream, in words (see [`Choices::decode`]).
@@ -378,10 +404,34 @@ impl Recording {
             runner: Choices::runner(config, TestRng::from_seed(RngAlgorithm::Recorder, &seed)),
             seed,
             config: config.clone(),
-            reference: Choices::runner(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed)),
-            words: Vec::new(),
+            reference: Reference::new(seed),
             derived: Some(0),
+            recorded: 0,
+            probe_in_place: false,
         }
+    }
+
+    /// A recording that many fresh inputs are drawn from in turn, as plain proptest draws all
+    /// of a run's cases from one stream: the stream's buffered words serve the next input
+    /// instead of being generated again for each. Its values are not those proptest would
+    /// build from `seed` (the stream skips a word after each value); see
+    /// [`is_spent`](Recording::is_spent) for when to start another.
+    pub(crate) fn continuing(config: &ProptestConfig, seed: [u8; 32]) -> Self {
+        Recording {
+            probe_in_place: true,
+            ..Recording::new(config, seed)
+        }
+    }
+
+    /// Whether a [`continuing`](Recording::continuing) recording should be replaced: its
+    /// stream positions are lost (a value derived streams that could not be counted), or its
+    /// record has grown long enough that copying it on every draw costs more than a new
+    /// stream.
+    pub(crate) fn is_spent(&self) -> bool {
+        /// Longest record a continuing recording keeps (it is copied on every draw, and
+        /// positions in it are what seeded values skip on replay).
+        const MAX_RECORD: usize = 16 * 1024;
+        self.derived.is_none() || self.recorded > MAX_RECORD
     }
 
     /// The runner drawing from the stream, for values kept as themselves (typed arguments);
@@ -392,13 +442,14 @@ impl Recording {
 
     /// Draws a value of `strategy` from the stream: its tree and its choices.
     pub fn draw<S: Strategy>(&mut self, strategy: &S) -> Result<(S::Tree, Choices), Reason> {
-        let start = self.runner.bytes_used().len();
+        let start = self.recorded;
         let before = self.derived;
         let tree = strategy.new_tree(&mut self.runner)?;
-        self.settle();
+        let end = self.settle_at();
         let choices = match (before, self.derived) {
             (Some(a), Some(b)) if a == b => {
                 let mut bytes = self.runner.bytes_used();
+                bytes.truncate(end);
                 bytes.drain(..start);
                 Choices::new(bytes)
             }
@@ -425,35 +476,103 @@ impl Recording {
     /// Counts the streams derived since the last call, by finding the stream's next word in the
     /// reference stream.
     pub fn settle(&mut self) {
-        let Some(derived) = self.derived else {
-            return;
-        };
+        self.settle_at();
+    }
+
+    /// [`settle`](Recording::settle), returning where the value drawn last ends in the record.
+    fn settle_at(&mut self) -> usize {
         let recorded = self.runner.bytes_used().len();
-        let probe = self.runner.rng().clone();
-        let mut probe = Choices::runner(&self.config, probe);
-        let next = any::<u32>().new_tree(&mut probe).map(|tree| tree.current());
-        self.derived = None;
-        let Ok(next) = next else {
-            return;
+        self.recorded = recorded;
+        let Some(derived) = self.derived else {
+            return recorded;
         };
+        // The raw words, not `any::<u32>()` trees: this runs on every fresh input. Copying
+        // the stream regenerates its buffer; a continuing recording reads on instead (the word
+        // is recorded, and skipped by the next draw).
+        let next = if self.probe_in_place {
+            self.recorded += WORD;
+            self.runner.rng().next_u32()
+        } else {
+            self.runner.rng().clone().next_u32()
+        };
+        self.derived = None;
         for extra in 0..=MAX_DERIVED {
             let offset = recorded + 32 * (derived + extra);
             if offset % WORD != 0 {
-                return;
+                break;
             }
-            let index = offset / WORD;
-            while self.words.len() <= index {
-                match any::<u32>().new_tree(&mut self.reference) {
-                    Ok(tree) => self.words.push(tree.current()),
-                    Err(_) => return,
-                }
-            }
-            if self.words[index] == next {
+            if self.reference.word(offset / WORD) == next {
                 self.derived = Some(derived + extra);
-                return;
+                break;
+            }
+        }
+        recorded
+    }
+}
+
+/// The plain ChaCha stream of a recording's seed, read at the positions [`Recording::settle`]
+/// asks for.
+enum Reference {
+    /// proptest's ChaCha stream is `chacha20::ChaCha20Rng`'s (checked once per process:
+    /// [`seekable`]), which seeks to any word in constant time. Generating the stream up to
+    /// the recorded length instead would cost as much ChaCha as the recording itself, on every
+    /// fresh input.
+    Seekable(ChaCha20Rng),
+    /// Otherwise proptest's own stream, generated as far as asked and kept.
+    Stream { rng: TestRng, words: Vec<u32> },
+}
+
+impl Reference {
+    fn new(seed: [u8; 32]) -> Self {
+        if seekable() {
+            Reference::Seekable(ChaCha20Rng::from_seed(seed))
+        } else {
+            Reference::Stream {
+                rng: TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
+                words: Vec::new(),
             }
         }
     }
+
+    /// The stream's word at `index`.
+    fn word(&mut self, index: usize) -> u32 {
+        match self {
+            Reference::Seekable(rng) => {
+                let target = index as u128;
+                let at = rng.get_word_pos();
+                // Reading forward a little is cheaper than a seek, which refills the buffer.
+                if at <= target && target - at < 64 {
+                    for _ in at..target {
+                        rng.next_u32();
+                    }
+                } else {
+                    rng.set_word_pos(target);
+                }
+                rng.next_u32()
+            }
+            Reference::Stream { rng, words } => {
+                while words.len() <= index {
+                    words.push(rng.next_u32());
+                }
+                words[index]
+            }
+        }
+    }
+}
+
+/// Whether proptest's ChaCha stream is `chacha20::ChaCha20Rng`'s, word for word and after a
+/// seek (computed once per process).
+fn seekable() -> bool {
+    static SEEKABLE: OnceLock<bool> = OnceLock::new();
+    *SEEKABLE.get_or_init(|| {
+        let seed = [0x5a; 32];
+        let mut proptest_rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        let mut chacha = ChaCha20Rng::from_seed(seed);
+        let words: Vec<u32> = (0..200).map(|_| proptest_rng.next_u32()).collect();
+        let same = words.iter().all(|&word| chacha.next_u32() == word);
+        chacha.set_word_pos(150);
+        same && chacha.next_u32() == words[150]
+    })
 }
 
 impl Choices {
@@ -651,7 +770,10 @@ impl Mutate for Choices {
         match &self.seeded {
             None => {
                 out.write_byte(0);
-                self.bytes.encode(out);
+                // `Vec<u8>`'s encoding (a length, then the bytes), written in one go: this runs
+                // on every test.
+                out.write_len(self.bytes.len());
+                out.write_bytes(&self.bytes);
             }
             Some((seed, skip)) => {
                 out.write_byte(1);
@@ -702,6 +824,23 @@ mod tests {
     }
 
     #[test]
+    fn the_reference_stream_seeks_in_proptests_chacha() {
+        assert!(
+            seekable(),
+            "proptest's ChaCha is chacha20's: recordings seek instead of generating the stream"
+        );
+        let seed = [9; 32];
+        let mut seeking = Reference::new(seed);
+        let mut generated = Reference::Stream {
+            rng: TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
+            words: Vec::new(),
+        };
+        for index in [0, 5, 3, 100, 108, 116, 2000, 7, 2063] {
+            assert_eq!(seeking.word(index), generated.word(index), "word {index}");
+        }
+    }
+
+    #[test]
     fn codec_round_trips() {
         let c = Choices::new((0..=255).collect());
         let bytes = typefuzz_engine::codec::to_bytes(&c);
@@ -717,9 +856,14 @@ mod tests {
             prop_oneof![Just(1u8), 2..9u8],
             (0..5usize).prop_flat_map(|n| proptest::collection::vec(any::<bool>(), n)),
             any::<f64>(),
+            // Strategies that derive streams of their own.
+            Just(()).prop_perturb(|(), mut rng| rng.next_u32()),
+            Just((0..8u8).collect::<Vec<_>>()).prop_shuffle(),
         );
         let config = ProptestConfig::default();
         for seed in 0..50u8 {
+            // The adapter runs a fresh input on the tree it was drawn with: its replay must be
+            // the same value.
             let (tree, choices) = Choices::record(&strategy, &config, [seed; 32]).unwrap();
             let replayed = choices.replay(&strategy, &config).unwrap();
             assert_eq!(
@@ -727,5 +871,34 @@ mod tests {
                 format!("{:?}", tree.current())
             );
         }
+        // So must the values drawn in turn from one continuing stream, with and without
+        // derived streams (the union above derives some).
+        let plain = proptest::collection::vec(any::<u16>(), 0..40);
+        let mut stream = Recording::continuing(&config, [3; 32]);
+        let mut exact = 0;
+        for round in 0..200 {
+            if stream.is_spent() {
+                stream = Recording::continuing(&config, [round as u8; 32]);
+            }
+            if round % 2 == 0 {
+                let (tree, choices) = stream.draw(&strategy).unwrap();
+                let replayed = choices.replay(&strategy, &config).unwrap();
+                assert_eq!(
+                    format!("{:?}", replayed.current()),
+                    format!("{:?}", tree.current())
+                );
+            } else {
+                let (tree, choices) = stream.draw(&plain).unwrap();
+                exact += usize::from(!choices.is_seeded());
+                assert_eq!(
+                    choices.replay(&plain, &config).unwrap().current(),
+                    tree.current()
+                );
+            }
+        }
+        assert_eq!(
+            exact, 100,
+            "plain values after unions are still kept as bytes"
+        );
     }
 }

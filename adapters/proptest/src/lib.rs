@@ -120,6 +120,7 @@ pub mod choices;
 mod persistence;
 mod simplify;
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::fmt::{Debug, Write as _};
 use std::panic::Location;
@@ -127,7 +128,7 @@ use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
-use typefuzz_engine::{Config, Failure, Framework, Outcome, Report, Stats};
+use typefuzz_engine::{elide, Config, Failure, Framework, Outcome, Report, Stats};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
 /// engine's argument formatting, shared with the quickcheck adapter).
@@ -230,24 +231,45 @@ fn building_config(proptest: &ProptestConfig) -> ProptestConfig {
 /// Fresh genotypes: first the seeds of the test's `.proptest-regressions` file, in file order,
 /// then values drawn from streams seeded by the engine's random state (so a run is a function
 /// of its seed).
-struct Generator<'a, A> {
+///
+/// The value tree of the genotype just drawn is left in `drawn`: the engine runs a generated
+/// input at once, so the property takes it from there instead of replaying the genotype (which
+/// would build the same tree a second time: half of a fresh test's cost).
+struct Generator<'a, A: Argument> {
     argument: &'a A,
     config: ProptestConfig,
     proptest_seeds: VecDeque<[u8; 32]>,
+    drawn: &'a Cell<Option<A::Tree>>,
+    /// The stream fresh inputs are drawn from ([`Recording::continuing`]).
+    stream: Option<Recording>,
 }
 
 impl<A: Argument> Generator<'_, A> {
     fn generate(&mut self, cx: &mut typefuzz_engine::Context) -> A::Genotype {
         let mut reason = None;
         for _ in 0..4 {
-            let seed = self.proptest_seeds.pop_front().unwrap_or_else(|| {
-                let mut seed = [0; 32];
-                seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
-                seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
-                seed
-            });
-            match self.argument.draw(&mut Recording::new(&self.config, seed)) {
-                Ok(genotype) => return genotype,
+            // A proptest seed builds the value proptest built from it; the engine's inputs come
+            // from one continuing stream, renewed when spent.
+            let drawn = match self.proptest_seeds.pop_front() {
+                Some(seed) => self.argument.draw(&mut Recording::new(&self.config, seed)),
+                None => {
+                    let stream = match &mut self.stream {
+                        Some(stream) if !stream.is_spent() => stream,
+                        stream => stream.insert(Recording::continuing(&self.config, seed(cx))),
+                    };
+                    let drawn = self.argument.draw(stream);
+                    if drawn.is_err() {
+                        // The stream's position within the failed draw is unknown.
+                        self.stream = None;
+                    }
+                    drawn
+                }
+            };
+            match drawn {
+                Ok((genotype, tree)) => {
+                    self.drawn.set(Some(tree));
+                    return genotype;
+                }
                 // A filtering strategy gave up: try another stream.
                 Err(why) => reason = Some(why),
             }
@@ -257,6 +279,14 @@ impl<A: Argument> Generator<'_, A> {
             reason.map_or_else(String::new, |r| r.message().to_string())
         )
     }
+}
+
+/// A stream seed from the engine's random state (so a run is a function of its seed).
+fn seed(cx: &mut typefuzz_engine::Context) -> [u8; 32] {
+    let mut seed = [0; 32];
+    seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+    seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+    seed
 }
 
 /// Runs the engine on `argument`'s genotypes, each rebuilt into a value of its strategy before
@@ -274,18 +304,30 @@ where
 {
     Choices::forget_offers();
     let building = building_config(proptest);
+    let drawn = Cell::new(None);
     let mut generator = Generator {
         argument,
         config: building.clone(),
         proptest_seeds: persistence::proptest_seeds(proptest).into(),
+        drawn: &drawn,
+        stream: None,
     };
     let report = typefuzz_engine::check(
         config,
         |cx| generator.generate(cx),
-        |genotype: &A::Genotype| match argument.express(genotype, &building) {
-            Ok(tree) => outcome(property(tree.current())),
-            // A filter gave up on these choices: neither a pass nor a failure.
-            Err(_) => Outcome::Discard,
+        |genotype: &A::Genotype| {
+            // A generated input is run right after it is drawn, on the tree it was drawn
+            // with (`express` would build the same one); mutants, seeds and shrink candidates
+            // are replayed.
+            let tree = match drawn.take() {
+                Some(tree) => Ok(tree),
+                None => argument.express(genotype, &building),
+            };
+            match tree {
+                Ok(tree) => outcome(property(tree.current())),
+                // A filter gave up on these choices: neither a pass nor a failure.
+                Err(_) => Outcome::Discard,
+            }
         },
     );
     let Report { stats, failure } = report;
@@ -544,23 +586,6 @@ fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {
             proptest.max_global_rejects
         )
     })
-}
-
-/// Inputs longer than this are elided in failure messages; the regression file keeps them.
-const MAX_SHOWN: usize = 400;
-
-/// `text`, or its start and end around an elision note when it is longer than [`MAX_SHOWN`].
-fn elide(text: &str) -> String {
-    let chars = text.chars().count();
-    if chars <= MAX_SHOWN {
-        return text.to_string();
-    }
-    let head: String = text.chars().take(MAX_SHOWN / 2).collect();
-    let tail: String = text.chars().skip(chars - MAX_SHOWN / 4).collect();
-    format!(
-        "{head} .. ({} characters elided) .. {tail}",
-        chars - head.len() - tail.len()
-    )
 }
 
 /// The panic message of a failure: proptest's first lines, then typefuzz's seed, statistics

@@ -99,13 +99,14 @@ fn csv_field(s: &str) -> String {
 fn write_csv(path: &Path, rows: &[Row]) -> io::Result<()> {
     let mut out = String::from(
         "workload,task,control,strategy,trial,seed,cap_s,found,seconds,passed,discarded,\
-         tests,valid_rate,unique_valid,tests_per_s,shrink_steps,coverage_points,counterexample\n",
+         tests,valid_rate,unique_valid,tests_per_s,shrink_steps,coverage_points,coverage_features,\
+         seeds_found,restarts,counterexample\n",
     );
     for row in rows {
         let r = &row.result;
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{:.6},{},{},{},{:.4},{},{:.0},{},{},{}",
+            "{},{},{},{},{},{},{},{},{:.6},{},{},{},{:.4},{},{:.0},{},{},{},{},{},{}",
             row.job.workload.name(),
             csv_field(&row.job.task),
             row.job.control,
@@ -123,6 +124,9 @@ fn write_csv(path: &Path, rows: &[Row]) -> io::Result<()> {
             r.tests_per_second(),
             r.shrink_steps,
             r.coverage_points,
+            r.coverage_features,
+            r.seeds_found,
+            r.restarts,
             csv_field(&r.counterexample)
         );
     }

@@ -65,6 +65,7 @@
 //! }
 //! ```
 
+use std::io::Write as _;
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, Once, PoisonError};
@@ -406,7 +407,10 @@ fn report_word(value: u64, first: usize, f: &mut impl FnMut(usize, u8)) {
     }
 }
 
-/// Prints, once per process, that coverage is off and how to turn it on, unless it is on.
+/// Prints, once per process, that coverage is off and how to turn it on, unless it is on. The
+/// engine calls it when a run grows long (with its first status line), so short `cargo test`
+/// runs stay quiet. It writes to the process's stderr itself, past libtest's output capture, so
+/// the line is never part of a failing test's captured output.
 ///
 /// ```
 /// // Silent under `cargo typefuzz test`; one line on stderr under plain `cargo test`.
@@ -419,18 +423,16 @@ pub fn warn_once_if_disabled() {
         return;
     }
     WARNED.call_once(|| {
-        if cfg!(fuzzing) {
-            eprintln!(
-                "typefuzz: under cargo-fuzz libFuzzer owns code coverage; the typefuzz loop runs \
-                 without it (use `typefuzz::fuzz_target!` to get both)"
-            );
+        let banner = if cfg!(fuzzing) {
+            "typefuzz: under cargo-fuzz libFuzzer owns code coverage; the typefuzz loop runs \
+             without it (use `typefuzz::fuzz_target!` to get both)"
         } else {
-            eprintln!(
-                "typefuzz: code coverage feedback is off (this test binary is not instrumented); \
-                 run `cargo typefuzz test` (install with `cargo install cargo-typefuzz`) to turn \
-                 it on. Using labels, targets and assume! feedback only."
-            );
-        }
+            "typefuzz: code coverage feedback is off (this test binary is not instrumented); \
+             run `cargo typefuzz test` (install with `cargo install cargo-typefuzz`) to turn \
+             it on. Using labels, targets and assume! feedback only."
+        };
+        // A failed write to stderr leaves nothing to report it to.
+        let _ = writeln!(std::io::stderr(), "{banner}");
     });
 }
 
@@ -504,6 +506,7 @@ mod hooks {
     //! (`hooks_library::tests::defines_exactly_the_hooks_of_the_engine`) compares them.
 
     use super::{constant_site, register, value_profile_compare, ARMED};
+    use crate::feedback::cmplog::record_integers;
     use std::sync::atomic::Ordering;
 
     /// Registers the inline 8-bit counters of the executable.
@@ -535,46 +538,60 @@ mod hooks {
     #[no_mangle]
     pub unsafe extern "C" fn __sanitizer_cov_pcs_init(_start: *const usize, _stop: *const usize) {}
 
-    /// Comparison of two 1-byte variables: no constant to steer towards, nothing recorded.
+    /// Comparison of two 1-byte variables: logged for input-to-state mutation (no constant to
+    /// measure a distance to).
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp1(_a: u8, _b: u8) {}
-    /// Comparison of two 2-byte variables: nothing recorded.
+    pub extern "C" fn __sanitizer_cov_trace_cmp1(a: u8, b: u8) {
+        record_integers(u64::from(a), u64::from(b), 1);
+    }
+    /// Comparison of two 2-byte variables: logged for input-to-state mutation.
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp2(_a: u16, _b: u16) {}
-    /// Comparison of two 4-byte variables: nothing recorded.
+    pub extern "C" fn __sanitizer_cov_trace_cmp2(a: u16, b: u16) {
+        record_integers(u64::from(a), u64::from(b), 2);
+    }
+    /// Comparison of two 4-byte variables: logged for input-to-state mutation.
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp4(_a: u32, _b: u32) {}
-    /// Comparison of two 8-byte variables: nothing recorded.
+    pub extern "C" fn __sanitizer_cov_trace_cmp4(a: u32, b: u32) {
+        record_integers(u64::from(a), u64::from(b), 4);
+    }
+    /// Comparison of two 8-byte variables: logged for input-to-state mutation.
     #[no_mangle]
-    pub extern "C" fn __sanitizer_cov_trace_cmp8(_a: u64, _b: u64) {}
+    pub extern "C" fn __sanitizer_cov_trace_cmp8(a: u64, b: u64) {
+        record_integers(a, b, 8);
+    }
 
     /// Comparison of a 1-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp1(constant: u8, value: u8) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 8), c, u64::from(value));
+        record_integers(u64::from(value), c, 1);
     }
     /// Comparison of a 2-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp2(constant: u16, value: u16) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 16), c, u64::from(value));
+        record_integers(u64::from(value), c, 2);
     }
     /// Comparison of a 4-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp4(constant: u32, value: u32) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 32), c, u64::from(value));
+        record_integers(u64::from(value), c, 4);
     }
     /// Comparison of an 8-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp8(constant: u64, value: u64) {
         value_profile_compare(constant_site(constant, 64), constant, value);
+        record_integers(value, constant, 8);
     }
 
     /// A `switch` on `value`: `cases[0]` is the number of cases, `cases[1]` the bit width of
     /// `value`, `cases[2..]` the case constants. Records the distance to the closest case,
-    /// keyed by the case table's address (one table per switch instruction).
+    /// keyed by the case table's address (one table per switch instruction), and logs the value
+    /// against every case for input-to-state mutation.
     ///
     /// # Safety
     /// `cases` must point to a case table laid out as above (LLVM emits it as a constant).
@@ -584,12 +601,13 @@ mod hooks {
             return;
         }
         // SAFETY: the caller's table holds `2 + cases[0]` readable `u64`s.
-        let (count, table) = unsafe { (*cases, cases.add(2)) };
+        let (count, width, table) = unsafe { (*cases, *cases.add(1) / 8, cases.add(2)) };
         let mut closest = None::<u64>;
         let mut best = u32::MAX;
         for i in 0..count as usize {
             // SAFETY: `i < cases[0]`, inside the table.
             let case = unsafe { *table.add(i) };
+            record_integers(value, case, width as u8);
             let distance = (case ^ value).count_ones();
             if distance < best {
                 best = distance;

@@ -88,7 +88,7 @@ pub(crate) struct Feedback {
 impl Feedback {
     pub(crate) fn new(mut sources: FeedbackSources) -> Self {
         if sources.coverage && !coverage::is_enabled() {
-            coverage::warn_once_if_disabled();
+            // Said with the first status line of a long run (`StatusLine::tick`), not here.
             sources.coverage = false;
         }
         let counters = if sources.coverage {

@@ -270,10 +270,17 @@ where
                 seed, mutations, ..
             } => {
                 stats.mutated += 1;
-                let mut value = self.scheduler.queues().seed(seed).value.clone();
-                for _ in 0..mutations {
-                    let applied = self.cx.mutate(&mut value);
-                    self.applied.extend_from_slice(applied);
+                let seed = self.scheduler.queues().seed(seed);
+                let mut value = seed.value.clone();
+                // Input-to-state first: the seed's logged comparisons, one candidate per pick.
+                let comparisons = seed.comparisons.as_deref();
+                if comparisons.is_some_and(|c| c.mutate(&mut value, &mut self.cx)) {
+                    self.applied.extend_from_slice(self.cx.trace());
+                } else {
+                    for _ in 0..mutations {
+                        let applied = self.cx.mutate(&mut value);
+                        self.applied.extend_from_slice(applied);
+                    }
                 }
                 value
             }
@@ -342,7 +349,7 @@ where
         } else {
             QueueKind::Discarded
         };
-        let seed = Seed::new(
+        let mut seed = Seed::new(
             input,
             lineage,
             depth,
@@ -350,6 +357,7 @@ where
             self.feedback.discovered().to_vec(),
             u32::try_from(bytes.len()).unwrap_or(u32::MAX),
         );
+        seed.comparisons = crate::feedback::cmplog::take_for_seed();
         self.scheduler.admit(kind, seed, &mut self.cx);
     }
 

@@ -1,0 +1,273 @@
+//! Decoded inputs kept between libFuzzer's calls, so that an input is decoded about once per
+//! seed rather than once per mutation, crossover and execution.
+//!
+//! libFuzzer mutates a corpus input up to `-mutate_depth` (5) times in a row, each time starting
+//! from the previous mutant, and runs each mutant right after writing it. So the mutator keeps
+//! the last mutant it wrote together with its encoding: the next execution clones it and the next
+//! mutation borrows it, neither decodes. The first mutation of a round starts from a corpus input,
+//! and crossover reads a second corpus input: those are kept in a small table of recently decoded
+//! inputs, which libFuzzer's corpus (a few hundred inputs on typical targets) mostly fits.
+//!
+//! A cached value stands for a byte string only when it is what those bytes decode to: it was
+//! either decoded from them, or they are its own encoding and that encoding was not cut off at
+//! the depth bound, and the codec contract (`decode(encode(v)) == v`, see `Mutate`) makes those
+//! the same value.
+
+use typefuzz_engine::codec::{from_bytes, Encoder};
+use typefuzz_engine::Mutate;
+
+/// How many recently decoded inputs are kept, direct-mapped by a hash of their bytes.
+const RECENT_SLOTS: usize = 256;
+
+/// A byte string and the value it decodes to.
+pub(crate) struct Entry<T> {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) value: T,
+}
+
+/// What [`fuzz_target!`](crate::fuzz_target) keeps between libFuzzer's calls, one per thread:
+/// the last mutant written with its encoding, recently decoded inputs, and reused buffers. Its
+/// [`mutate`](InputCache::mutate) and [`crossover`](InputCache::crossover) do what the free
+/// functions [`mutate`](crate::mutate) and [`crossover`](crate::crossover) do, with the same
+/// results for the same seeds, but decode each input about once instead of once per call, and
+/// allocate nothing per typed mutation once warm.
+///
+/// ```
+/// use typefuzz::codec::{from_bytes, to_bytes};
+/// use typefuzz_libfuzzer::InputCache;
+///
+/// let mut inputs = InputCache::<Vec<u16>>::new();
+/// let mut data = to_bytes(&vec![1u16, 2, 3]);
+/// let size = data.len();
+/// data.resize(64, 0);
+/// let no_bytes = |_: &mut [u8], _: usize, _: usize| -> usize { unreachable!() };
+/// let new_size = inputs.mutate(&mut data, size, 64, 1, no_bytes);
+/// // What libFuzzer runs next is the mutant just written: served without decoding.
+/// let mutant = inputs.value_of(&data[..new_size]);
+/// assert_eq!(mutant, from_bytes::<Vec<u16>>(&data[..new_size]));
+/// ```
+pub struct InputCache<T> {
+    /// The input the mutator or crossover wrote last: libFuzzer runs it next and, within a
+    /// round, mutates it next.
+    pub(crate) last: Option<Entry<T>>,
+    /// Recently decoded inputs (corpus inputs a round starts from or crosses over with), empty
+    /// until first used.
+    pub(crate) recent: Vec<Option<Entry<T>>>,
+    /// The encoding of the value being written.
+    pub(crate) encoder: Encoder,
+    /// A value whose allocations the next mutant reuses (`clone_from`).
+    pub(crate) spare: Option<T>,
+    /// The buffer crossover splices two encodings in.
+    pub(crate) splice: Vec<u8>,
+}
+
+impl<T> InputCache<T> {
+    /// An empty cache (a `const fn`, for a `thread_local!` without lazy initialization).
+    ///
+    /// ```
+    /// let _inputs = typefuzz_libfuzzer::InputCache::<u8>::new();
+    /// ```
+    pub const fn new() -> Self {
+        InputCache {
+            last: None,
+            recent: Vec::new(),
+            encoder: Encoder::new(),
+            spare: None,
+            splice: Vec::new(),
+        }
+    }
+}
+
+impl<T> Default for InputCache<T> {
+    fn default() -> Self {
+        InputCache::new()
+    }
+}
+
+impl<T: Mutate> InputCache<T> {
+    /// The value `bytes` decode to, for the property to consume: a clone of the last mutant
+    /// when `bytes` are its encoding (the usual case under libFuzzer), else decoded.
+    ///
+    /// ```
+    /// let mut inputs = typefuzz_libfuzzer::InputCache::<u16>::new();
+    /// assert_eq!(inputs.value_of(&[2, 1]), 0x0102);
+    /// ```
+    pub fn value_of(&mut self, bytes: &[u8]) -> T {
+        match &self.last {
+            Some(last) if last.bytes == bytes => last.value.clone(),
+            _ => from_bytes(bytes),
+        }
+    }
+
+    /// Remembers `value` as the last input written; its encoding is in `self.encoder`. The
+    /// value it replaces becomes the spare.
+    pub(crate) fn remember_last(&mut self, value: T) {
+        if self.encoder.is_truncated() {
+            // These bytes decode to a smaller value than `value`: not a valid entry.
+            self.spare = Some(value);
+            return;
+        }
+        let bytes = self.encoder.as_bytes();
+        match &mut self.last {
+            Some(last) => {
+                last.bytes.clear();
+                last.bytes.extend_from_slice(bytes);
+                self.spare = Some(std::mem::replace(&mut last.value, value));
+            }
+            None => {
+                self.last = Some(Entry {
+                    bytes: bytes.to_vec(),
+                    value,
+                })
+            }
+        }
+    }
+
+    /// A copy of `original` in the spare value's allocations when there is one.
+    pub(crate) fn copy_into_spare(spare: &mut Option<T>, original: &T) -> T {
+        match spare.take() {
+            Some(mut copy) => {
+                copy.clone_from(original);
+                copy
+            }
+            None => original.clone(),
+        }
+    }
+}
+
+/// The value `bytes` decode to, from `last`, from `recent` or decoded (and then kept in
+/// `recent`). A function of the two fields rather than a method, so that callers can keep the
+/// returned borrow while they use the cache's other fields.
+pub(crate) fn lookup<'c, T: Mutate>(
+    last: &'c Option<Entry<T>>,
+    recent: &'c mut Vec<Option<Entry<T>>>,
+    bytes: &[u8],
+) -> &'c T {
+    if let Some(last) = last {
+        if last.bytes == bytes {
+            return &last.value;
+        }
+    }
+    if recent.is_empty() {
+        recent.resize_with(RECENT_SLOTS, || None);
+    }
+    let slot = &mut recent[slot_of(bytes)];
+    let hit = matches!(slot, Some(entry) if entry.bytes == bytes);
+    if !hit {
+        let value = from_bytes(bytes);
+        match slot {
+            Some(entry) => {
+                entry.bytes.clear();
+                entry.bytes.extend_from_slice(bytes);
+                entry.value = value;
+            }
+            None => {
+                *slot = Some(Entry {
+                    bytes: bytes.to_vec(),
+                    value,
+                })
+            }
+        }
+    }
+    match slot {
+        Some(entry) => &entry.value,
+        None => unreachable!("the slot was filled above"),
+    }
+}
+
+/// The slot of `bytes` in the recent-inputs table: a hash of the length and of up to three
+/// 8-byte words (first, middle, last), so it costs the same for any length. Collisions only
+/// evict; lookups compare the whole bytes.
+fn slot_of(bytes: &[u8]) -> usize {
+    let word = |at: usize| -> u64 {
+        let mut buffer = [0u8; 8];
+        let end = bytes.len().min(at + 8);
+        let chunk = bytes.get(at..end).unwrap_or(&[]);
+        buffer[..chunk.len()].copy_from_slice(chunk);
+        u64::from_le_bytes(buffer)
+    };
+    let len = bytes.len();
+    let mut hash = len as u64;
+    for at in [0, len / 2, len.saturating_sub(8)] {
+        hash = (hash ^ word(at)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    (hash >> 32) as usize % RECENT_SLOTS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typefuzz_engine::codec::to_bytes;
+
+    #[test]
+    fn lookup_decodes_once_and_then_serves_the_kept_value() {
+        let mut recent = Vec::new();
+        let bytes = to_bytes(&vec![5u8, 6]);
+        assert_eq!(lookup::<Vec<u8>>(&None, &mut recent, &bytes), &vec![5, 6]);
+        // Plant a different value under the same bytes: a hit must return it, not decode.
+        let slot = slot_of(&bytes);
+        recent[slot].as_mut().unwrap().value = vec![9];
+        assert_eq!(lookup::<Vec<u8>>(&None, &mut recent, &bytes), &vec![9]);
+        // Other bytes in the same slot evict it; the lookup still decodes them correctly.
+        let other = to_bytes(&vec![7u8]);
+        assert_eq!(lookup::<Vec<u8>>(&None, &mut recent, &other), &vec![7]);
+    }
+
+    #[test]
+    fn the_last_mutant_is_served_only_for_its_own_bytes() {
+        let mut inputs = InputCache::<Vec<u8>>::new();
+        inputs.encoder.clear();
+        vec![1u8, 2].encode(&mut inputs.encoder);
+        inputs.remember_last(vec![1, 2]);
+        let bytes = to_bytes(&vec![1u8, 2]);
+        assert_eq!(inputs.value_of(&bytes), vec![1, 2]);
+        assert_eq!(inputs.value_of(&to_bytes(&vec![3u8])), vec![3]);
+        // A prefix of the bytes is another input.
+        let prefix = inputs.value_of(&bytes[..2]);
+        assert_eq!(prefix, from_bytes::<Vec<u8>>(&bytes[..2]));
+        assert_ne!(prefix, vec![1, 2]);
+    }
+
+    #[test]
+    fn a_truncated_encoding_is_not_remembered() {
+        let mut inputs = InputCache::<u8>::new();
+        // An encoding nested deeper than the codec's bound decodes to a smaller value.
+        nested_levels(&mut inputs.encoder, 300);
+        assert!(inputs.encoder.is_truncated());
+        inputs.remember_last(7);
+        assert!(
+            inputs.last.is_none(),
+            "a truncated encoding must not stand for its value"
+        );
+        assert_eq!(inputs.spare, Some(7));
+        // An untruncated one is remembered.
+        inputs.encoder.clear();
+        7u8.encode(&mut inputs.encoder);
+        inputs.remember_last(7);
+        assert_eq!(
+            inputs.last.as_ref().map(|last| &last.bytes[..]),
+            Some(&[7u8][..])
+        );
+    }
+
+    fn nested_levels(encoder: &mut Encoder, levels: usize) {
+        if levels == 0 {
+            return;
+        }
+        encoder.nested(|encoder| nested_levels(encoder, levels - 1));
+    }
+
+    #[test]
+    fn slots_spread_similar_inputs() {
+        // Inputs that differ only in their middle or their last byte land in different slots
+        // often enough for a corpus of near-duplicates to share the table.
+        let slots: std::collections::BTreeSet<usize> = (0..64u8)
+            .map(|x| {
+                let mut bytes = vec![0u8; 40];
+                bytes[20] = x;
+                slot_of(&bytes)
+            })
+            .collect();
+        assert!(slots.len() > 32, "{} distinct slots", slots.len());
+    }
+}
