@@ -377,6 +377,9 @@ fn run_jobs(options: &Options) -> i32 {
     }
     let false_alarms = instrumented_alarms
         + summary.print_summary_lines(&strategies, &workloads, |w, s| line_name(options, w, s));
+    if options.mode == Mode::Quick && workloads.contains(&Workload::Micro) {
+        crate::cmplog::print(5, Duration::from_secs(1), options.seed);
+    }
     if false_alarms > 0 {
         eprintln!("typefuzz-bench: {false_alarms} control run(s) reported a failure");
         1

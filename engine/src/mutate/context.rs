@@ -30,6 +30,10 @@ pub struct Operators {
     pub regenerate: u32,
     /// FuzzChick-faithful candidate selection (see the type's docs). Default `false`.
     pub faithful: bool,
+    /// Input-to-state mutation: a seed whose run logged comparisons first tries writing their
+    /// operands into its typed leaves ([`feedback::cmplog`](crate::feedback::cmplog)). Default
+    /// `true`; `false` in [`fuzzchick`](Operators::fuzzchick).
+    pub cmplog: bool,
 }
 
 impl Default for Operators {
@@ -41,6 +45,7 @@ impl Default for Operators {
             grow: 2,
             regenerate: 1,
             faithful: false,
+            cmplog: true,
         }
     }
 }
@@ -60,6 +65,7 @@ impl Operators {
             grow: 1,
             regenerate: 0,
             faithful: true,
+            cmplog: false,
         }
     }
 }
