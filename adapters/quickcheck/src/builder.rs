@@ -339,7 +339,7 @@ impl<V: Version> Builder<V> {
             typefuzz_engine::check(
                 &self.config(),
                 |cx| G::fresh(size, cx.rng().u64(..)),
-                |input: &G| property.call(input.args().clone()),
+                |input: &G| property.call(input.take_args()),
             )
         })
     }

@@ -149,6 +149,11 @@ pub(crate) struct Trial {
     pub(crate) counterexample: String,
     /// Coverage counters hit (typefuzz only; 0 without instrumentation).
     pub(crate) coverage_points: u64,
+    /// Coverage features (counter x hit-count bucket) seen (typefuzz only).
+    pub(crate) coverage_features: u64,
+    /// Seeds kept, and restarts of the search (typefuzz only).
+    pub(crate) seeds_found: u64,
+    pub(crate) restarts: u64,
 }
 
 impl Trial {
@@ -283,6 +288,9 @@ fn trial_from_report<T: Debug>(report: &Report<T>) -> Trial {
         discarded: stats.discards,
         unique_valid: Some(stats.unique_valid),
         coverage_points: stats.coverage_points,
+        coverage_features: stats.coverage_features,
+        seeds_found: stats.seeds_found,
+        restarts: stats.restarts,
         ..Trial::default()
     };
     if let Some(failure) = &report.failure {

@@ -163,3 +163,88 @@ fn enum_vector<const LABELS: bool>(input: &[SomeEnum], order: [usize; 7]) -> Ver
     }
     Verdict::Fail
 }
+
+/// The targets as the benchmark calls them: `labels` picks the labelled or the plain version.
+///
+/// A generic function is compiled into the crate that instantiates it, so if the benchmark
+/// called `bad::<false>` itself, the code under test would land in the (uninstrumented)
+/// benchmark crate and the coverage-only line would see nothing of it. These non-generic,
+/// never-inlined entry points keep both versions in this crate.
+pub mod entry {
+    use super::{SomeEnum, Verdict};
+
+    /// [`bad`](super::bad).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::entry, Verdict};
+    /// assert_eq!(entry::bad(false, b"bad!"), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn bad(labels: bool, input: &[u8]) -> Verdict {
+        if labels {
+            super::bad::<true>(input)
+        } else {
+            super::bad::<false>(input)
+        }
+    }
+
+    /// [`bad_or_ok`](super::bad_or_ok).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::entry, Verdict};
+    /// assert_eq!(entry::bad_or_ok(true, b"ok"), Verdict::Pass);
+    /// ```
+    #[inline(never)]
+    pub fn bad_or_ok(labels: bool, input: &[u8]) -> Verdict {
+        if labels {
+            super::bad_or_ok::<true>(input)
+        } else {
+            super::bad_or_ok::<false>(input)
+        }
+    }
+
+    /// [`dan_luu`](super::dan_luu).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::entry, Verdict};
+    /// assert_eq!(entry::dan_luu(false, &[0xffff; 4]), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn dan_luu(labels: bool, input: &[i32]) -> Verdict {
+        if labels {
+            super::dan_luu::<true>(input)
+        } else {
+            super::dan_luu::<false>(input)
+        }
+    }
+
+    /// [`enum_vector_forward`](super::enum_vector_forward).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
+    /// assert_eq!(entry::enum_vector_forward(false, &ENUM_TARGET), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn enum_vector_forward(labels: bool, input: &[SomeEnum]) -> Verdict {
+        if labels {
+            super::enum_vector_forward::<true>(input)
+        } else {
+            super::enum_vector_forward::<false>(input)
+        }
+    }
+
+    /// [`enum_vector_reverse`](super::enum_vector_reverse).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
+    /// assert_eq!(entry::enum_vector_reverse(true, &ENUM_TARGET), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn enum_vector_reverse(labels: bool, input: &[SomeEnum]) -> Verdict {
+        if labels {
+            super::enum_vector_reverse::<true>(input)
+        } else {
+            super::enum_vector_reverse::<false>(input)
+        }
+    }
+}
