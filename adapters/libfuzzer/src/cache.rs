@@ -32,6 +32,11 @@ pub(crate) struct Entry<T> {
 /// results for the same seeds, but decode each input about once instead of once per call, and
 /// allocate nothing per typed mutation once warm.
 ///
+/// The property may then receive the mutant itself rather than a decoding of its bytes: the two
+/// are equal by the `Mutate` codec contract (`decode(encode(v)) == v`), which derived impls
+/// keep. A hand-written impl that breaks it would see a crash it cannot replay from the saved
+/// bytes.
+///
 /// ```
 /// use typefuzz::codec::{from_bytes, to_bytes};
 /// use typefuzz_libfuzzer::InputCache;
@@ -255,6 +260,103 @@ mod tests {
             return;
         }
         encoder.nested(|encoder| nested_levels(encoder, levels - 1));
+    }
+
+    use std::cell::Cell;
+    use typefuzz_engine::codec::Decoder;
+    use typefuzz_engine::Context;
+
+    thread_local! {
+        static DECODES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A byte vector whose decodings are counted.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Counted(Vec<u8>);
+
+    impl Mutate for Counted {
+        fn generate(cx: &mut Context) -> Self {
+            Counted(cx.generate())
+        }
+        fn mutate(&mut self, cx: &mut Context) {
+            self.0.mutate(cx);
+        }
+        fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+            self.0.shrink(cx).into_iter().map(Counted).collect()
+        }
+        fn encode(&self, out: &mut Encoder) {
+            self.0.encode(out);
+        }
+        fn decode(input: &mut Decoder<'_>) -> Self {
+            DECODES.with(|decodes| decodes.set(decodes.get() + 1));
+            Counted(Vec::decode(input))
+        }
+    }
+
+    #[test]
+    fn a_round_of_mutations_and_runs_decodes_its_seed_once() {
+        // libFuzzer's round: mutate the corpus input, run the mutant, mutate the mutant, ...
+        let seed_input = to_bytes(&Counted(vec![1, 2, 3]));
+        let mut inputs = InputCache::<Counted>::new();
+        let mut data = seed_input.clone();
+        data.resize(64, 0);
+        let mut size = seed_input.len();
+        DECODES.with(|decodes| decodes.set(0));
+        let mut byte_mutations = 0;
+        for seed in 0..40 {
+            size = inputs.mutate(&mut data, size, 64, seed, |_, size, _| {
+                byte_mutations += 1;
+                size
+            });
+            let value = inputs.value_of(&data[..size]);
+            assert_eq!(
+                to_bytes(&value),
+                data[..size],
+                "the value run is the one written"
+            );
+        }
+        // The seed once, then only after a byte mutation (whose output the cache cannot know)
+        // or when it left the bytes as they were (a hit then): never per typed mutation or run.
+        let decodes = DECODES.with(Cell::get);
+        assert!(byte_mutations > 0, "seeds 0..40 include byte mutations");
+        assert!(
+            decodes <= 1 + 2 * byte_mutations,
+            "{decodes} decodes for 40 mutations and runs, {byte_mutations} byte mutations"
+        );
+        // New rounds from the same corpus input decode nothing new: it is in the table.
+        let before = DECODES.with(Cell::get);
+        let mut typed_rounds = 0;
+        for seed in 100..110 {
+            let mut again = seed_input.clone();
+            again.resize(64, 0);
+            let mut byte_mutation = false;
+            let len = inputs.mutate(&mut again, seed_input.len(), 64, seed, |_, size, _| {
+                byte_mutation = true;
+                size
+            });
+            if !byte_mutation {
+                typed_rounds += 1;
+                inputs.value_of(&again[..len]);
+            }
+        }
+        assert!(typed_rounds > 0);
+        assert_eq!(DECODES.with(Cell::get), before);
+    }
+
+    #[test]
+    fn crossover_of_a_flat_type_decodes_only_the_splice() {
+        let first = to_bytes(&Counted(vec![1, 2, 3]));
+        let second = to_bytes(&Counted(vec![7, 8]));
+        let mut inputs = InputCache::<Counted>::new();
+        let mut out = [0u8; 32];
+        inputs.crossover(&first, &second, &mut out, 0);
+        DECODES.with(|decodes| decodes.set(0));
+        for seed in 1..=10 {
+            let len = inputs.crossover(&first, &second, &mut out, seed);
+            inputs.value_of(&out[..len]);
+        }
+        // `first` is in the table after the warm-up call: one decode per child (its splice).
+        assert_eq!(DECODES.with(Cell::get), 10);
     }
 
     #[test]

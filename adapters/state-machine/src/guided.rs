@@ -45,9 +45,10 @@ use std::time::{Duration, Instant};
 
 use crate::sequence::Commands;
 
-/// Model replays one shrink step may spend on cascades and repairs.
+/// Model replays one shrink step may spend on canonical bytes, and again on cascades and
+/// repairs.
 const MAX_REPLAYS: usize = 8192;
-/// Time one shrink step may spend on cascades and repairs.
+/// Time one shrink step may spend on canonical bytes, and again on cascades and repairs.
 const MAX_TIME: Duration = Duration::from_millis(500);
 /// Commands a cascade deletes besides the first.
 const MAX_CASCADE: usize = 4;
@@ -74,7 +75,7 @@ thread_local! {
     static MODEL: RefCell<Option<Box<dyn ShrinkModel>>> = const { RefCell::new(None) };
 }
 
-/// Keeps a replay function installed; uninstalls it when dropped (also when a run unwinds).
+/// Keeps a shrink model installed; uninstalls it when dropped (also when a run unwinds).
 pub(crate) struct Installed(());
 
 impl Drop for Installed {
@@ -106,6 +107,8 @@ pub(crate) fn canonical(commands: &Commands) -> Option<Commands> {
             model,
             text: String::new(),
             probe_text: String::new(),
+            replays: 0,
+            started: Instant::now(),
         };
         if !same.model.describe(commands, &mut same.text) {
             return None;
@@ -166,15 +169,23 @@ fn bytes_of(commands: &mut Commands, index: usize) -> &mut Vec<u8> {
     }
 }
 
-/// Whether probes decode to the same sequence as the one described in `text`.
+/// Whether probes decode to the same sequence as the one described in `text`, within the same
+/// bounds as the other guided candidates.
 struct Same<'a> {
     model: &'a mut dyn ShrinkModel,
     text: String,
     probe_text: String,
+    replays: usize,
+    started: Instant,
 }
 
 impl Same<'_> {
+    /// Past the bounds every probe counts as different, so the bytes are left as they are.
     fn decoding(&mut self, probe: &Commands) -> bool {
+        if self.replays >= MAX_REPLAYS || self.started.elapsed() >= MAX_TIME {
+            return false;
+        }
+        self.replays += 1;
         self.model.describe(probe, &mut self.probe_text) && self.probe_text == self.text
     }
 }
@@ -372,6 +383,9 @@ mod tests {
     use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
     use super::*;
+    use crate::machine::Model;
+    use proptest::strategy::ValueTree;
+    use typefuzz_engine::Mutate;
 
     /// A wallet: deposits, withdrawals up to the balance, and `Close` at a zero balance.
     struct Wallet;
@@ -455,6 +469,133 @@ mod tests {
                 "seed {seed}: {minimal}\nfrom {original}"
             );
         }
+    }
+
+    /// A wallet with a shop: `Pay(shop, x)` needs the shop open and reads its amount after the
+    /// shop's number, where `Withdraw(x)` reads its amount right after the choice of command.
+    struct Shop;
+
+    #[derive(Clone, Debug, PartialEq)]
+    enum Purchase {
+        Deposit(u32),
+        Withdraw(u32),
+        Pay(usize, u32),
+        OpenShop,
+        Close,
+    }
+
+    impl ReferenceStateMachine for Shop {
+        /// The balance, whether money was ever deposited, whether the shop is open.
+        type State = (u32, bool, bool);
+        type Transition = Purchase;
+
+        fn init_state() -> BoxedStrategy<Self::State> {
+            Just((0, false, false)).boxed()
+        }
+
+        fn transitions(_: &Self::State) -> BoxedStrategy<Purchase> {
+            // `Close` first and `Pay` last: bisecting which command `Pay` is, between the
+            // two, stops at the payment at both ends and is skipped.
+            prop_oneof![
+                Just(Purchase::Close),
+                (1..=100u32).prop_map(Purchase::Deposit),
+                (1..=100u32).prop_map(Purchase::Withdraw),
+                Just(Purchase::OpenShop),
+                (0..3usize, 1..=100u32).prop_map(|(shop, x)| Purchase::Pay(shop, x)),
+            ]
+            .boxed()
+        }
+
+        fn preconditions(&(balance, _, open): &Self::State, command: &Purchase) -> bool {
+            match *command {
+                Purchase::Deposit(_) => true,
+                Purchase::Withdraw(x) => x <= balance,
+                Purchase::Pay(_, x) => open && x <= balance,
+                Purchase::OpenShop => !open,
+                Purchase::Close => balance == 0,
+            }
+        }
+
+        fn apply((balance, funded, open): Self::State, command: &Purchase) -> Self::State {
+            match *command {
+                Purchase::Deposit(x) => (balance + x, true, open),
+                Purchase::Withdraw(x) | Purchase::Pay(_, x) => (balance - x, funded, open),
+                Purchase::OpenShop => (balance, funded, true),
+                Purchase::Close => (balance, funded, open),
+            }
+        }
+    }
+
+    /// The choice bytes that `transitions` reads to draw a command `wanted` accepts.
+    fn bytes_of_a(wanted: impl Fn(&Purchase) -> bool) -> Vec<u8> {
+        use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+        for seed in 0u8.. {
+            let rng = TestRng::from_seed(RngAlgorithm::Recorder, &[seed; 32]);
+            let mut runner = TestRunner::new_with_rng(Default::default(), rng);
+            let tree = Shop::transitions(&(0, false, false))
+                .new_tree(&mut runner)
+                .unwrap();
+            if wanted(&tree.current()) {
+                return runner.rng().bytes_used();
+            }
+        }
+        unreachable!("some seed draws every command")
+    }
+
+    #[test]
+    fn a_payment_whose_shop_is_deleted_shrinks_to_a_withdrawal() {
+        // Deposit(x), OpenShop, Pay(_, x), Close: every single deletion disables a later command,
+        // and the payment must become a withdrawal of the same amount, read from another offset.
+        let deposit = bytes_of_a(|c| matches!(c, Purchase::Deposit(_)));
+        let mut pay = bytes_of_a(|c| matches!(c, Purchase::Pay(..)));
+        let mut model = Model::<Shop>::new(&Default::default());
+        let mut start = Commands {
+            init: vec![],
+            steps: vec![
+                deposit.clone(),
+                bytes_of_a(|c| *c == Purchase::OpenShop),
+                pay.clone(),
+                bytes_of_a(|c| *c == Purchase::Close),
+            ],
+        };
+        // Give the payment the deposit's amount: search its last word for it.
+        let last = pay.len() - WORD;
+        let mut found = false;
+        for value in (1..=u32::MAX).step_by(1 << 20) {
+            pay[last..].copy_from_slice(&value.to_le_bytes());
+            start.steps[2] = pay.clone();
+            if model.first_disabled(&start).is_none() {
+                found = true;
+                break;
+            }
+        }
+        assert!(found, "no payment amount matches the deposit");
+        let fails = |model: &mut Model<Shop>, commands: &Commands| {
+            model.decode(commands).is_some_and(|trace| {
+                let transitions = trace.transitions();
+                transitions.contains(&Purchase::Close)
+                    && trace.steps.iter().any(|(_, (_, funded, _))| *funded)
+            })
+        };
+        assert!(fails(&mut model, &start));
+        let _installed = install(Model::<Shop>::new(&Default::default()));
+        let mut cx = typefuzz_engine::Context::new(0);
+        let mut current = start;
+        while let Some(next) = current
+            .shrink(&mut cx)
+            .into_iter()
+            .find(|candidate| fails(&mut model, candidate))
+        {
+            current = next;
+        }
+        let minimal = model.decode(&current).unwrap().transitions();
+        assert!(
+            matches!(
+                minimal[..],
+                [Purchase::Deposit(x), Purchase::Withdraw(y), Purchase::Close] if x == y
+            ),
+            "{minimal:?}"
+        );
     }
 
     #[test]

@@ -414,8 +414,8 @@ fn report_word(value: u64, first: usize, f: &mut impl FnMut(usize, u8)) {
 }
 
 /// Prints, once per process, that coverage is off and how to turn it on, unless it is on. The
-/// engine calls it when a run grows long (with its first status line), so short `cargo test`
-/// runs stay quiet. It writes to the process's stderr itself, past libtest's output capture, so
+/// engine calls it when a run grows long (with its first status line, or at the end of a run
+/// of 10,000 tests or more), so framework-sized `cargo test` runs stay quiet. It writes to the process's stderr itself, past libtest's output capture, so
 /// the line is never part of a failing test's captured output.
 ///
 /// ```
