@@ -56,17 +56,44 @@ expect_bug() {
     grep -E "^stat::number_of_executed_units" "$log" || true
 }
 
-echo "== enum_vector: find the injected bug (seed 1, at most 420s)"
+echo "== enum_vector: find the injected bug (seed 1, at most 240s)"
 fuzz run -s "$sanitizer" enum_vector "$work/ev" -- -seed=1 -use_value_profile=1 \
-    -max_total_time=420 -print_final_stats=1 -artifact_prefix="$work/" > "$work/ev.log" 2>&1 || true
+    -max_total_time=240 -print_final_stats=1 -artifact_prefix="$work/" > "$work/ev.log" 2>&1 || true
 expect_bug enum_vector "$work/ev.log"
 
-echo "== enum_vector under -fork=2 (at most 300s)"
+echo "== enum_vector under -fork=2 (at most 240s)"
 fuzz run -s "$sanitizer" enum_vector "$work/ev-fork" -- -fork=2 -seed=2 -use_value_profile=1 \
-    -max_total_time=300 -artifact_prefix="$work/fork-" > "$work/fork.log" 2>&1 || true
+    -max_total_time=240 -artifact_prefix="$work/fork-" > "$work/fork.log" 2>&1 || true
 grep -q -e "-fork=2: fuzzing in separate process" "$work/fork.log" \
     || fail "-fork=2 did not start workers"
 expect_bug "enum_vector -fork=2" "$work/fork.log"
+
+echo "== ClusterFuzzLite: the targets .clusterfuzzlite/build.sh ships run with their options"
+# The script as ClusterFuzzLite runs it (SRC holds the checkout, OUT receives the binaries), with
+# this run's sanitizer; the build above is reused.
+mkdir -p "$work/cfl-src" "$work/cfl-out"
+ln -s "$(cd .. && pwd)" "$work/cfl-src/typefuzz"
+cfl_env=(SRC="$work/cfl-src" OUT="$work/cfl-out" CFL_CARGO_FUZZ_FLAGS="-s $sanitizer")
+[ -n "$toolchain" ] && cfl_env+=(RUSTUP_TOOLCHAIN="${toolchain#+}")
+env "${cfl_env[@]}" bash ../.clusterfuzzlite/build.sh > "$work/cfl.log" 2>&1 \
+    || fail ".clusterfuzzlite/build.sh: $(tail -5 "$work/cfl.log")"
+shipped=0
+for binary in "$work/cfl-out"/*; do
+    case $binary in *.options) continue ;; esac
+    target=$(basename "$binary")
+    # `[libfuzzer]` options (`key = value`) become libFuzzer flags (`-key=value`).
+    flags=()
+    if [ -f "$binary.options" ]; then
+        while read -r key value; do flags+=("-$key=$value"); done \
+            < <(sed -n 's/^\([a-z_]*\) *= *\(.*\)$/\1 \2/p' "$binary.options")
+    fi
+    ENUM_VECTOR_BUG=0 "$binary" "${flags[@]}" -runs=1000 -close_fd_mask=2 > "$work/cfl-$target.log" 2>&1 \
+        || fail "ClusterFuzzLite target $target (${flags[*]}): $(tail -5 "$work/cfl-$target.log")"
+    grep -q "Done 1000 runs" "$work/cfl-$target.log" || fail "$target did not run: $(tail -5 "$work/cfl-$target.log")"
+    echo "$target ${flags[*]}: 1000 runs"
+    shipped=$((shipped + 1))
+done
+[ "$shipped" -gt 0 ] || fail ".clusterfuzzlite/build.sh shipped no target"
 
 echo "== one property, two harnesses"
 # libFuzzer -> engine: a corpus from cargo fuzz run (bug off), replayed by typefuzz::check.

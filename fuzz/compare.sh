@@ -2,53 +2,88 @@
 # typefuzz's typed mutator (enum_vector) against libFuzzer + `arbitrary` (enum_vector_arbitrary)
 # on the same type and property: fuzzcheck's enum-vector benchmark (BENCHMARKS.md).
 #
-#   fuzz/compare.sh [trials] [cap-seconds] [throughput-seconds]    (defaults: 3 60 20)
+#   fuzz/compare.sh [trials] [max-executions] [throughput-seconds]   (defaults: 3 3000000 20)
 #
-# 1. Iterations to the bug, per check order and trial: libFuzzer's executed units at the crash
-#    (`stat::number_of_executed_units`), with -use_value_profile=1 as in fuzzcheck's article, the
-#    same flags and seeds for both targets; "not found" when the cap runs out (executions then).
-# 2. Throughput with the bug switched off (ENUM_VECTOR_BUG=0): average exec/s over the run.
-# Builds with `-s none` on stable. Prints a markdown table.
+# 1. Executions to the bug, per check order and trial (the trial number is libFuzzer's -seed):
+#    libFuzzer's executed units at the crash (`stat::number_of_executed_units`), with
+#    -use_value_profile=1 as in fuzzcheck's article, the same flags and seeds for both targets.
+#    Each run stops after max-executions (libFuzzer's -runs, so machine load cannot change the
+#    outcome) or COMPARE_MAX_SECONDS (default 600) of wall time; "no" when it did not find the
+#    bug (the count is then the executions done). The two targets alternate, so load hits both.
+# 2. Throughput with the bug switched off (ENUM_VECTOR_BUG=0): average exec/s over the run, for
+#    each seed, the two targets alternating.
+# 3. A summary: per target, bugs found, the median executions to the bug (a run that did not find
+#    it counts as its executions, a lower bound) and the median exec/s of part 2; then the typed
+#    target's ratios: exec/s (higher is better) and executions to the bug (lower is better).
+# Builds with `-s none` on stable. Prints markdown tables.
 set -euo pipefail
 cd "$(dirname "$0")"
 unset CARGO_TARGET_DIR
 
 trials=${1:-3}
-cap=${2:-60}
+max_runs=${2:-3000000}
 throughput_seconds=${3:-20}
+max_seconds=${COMPARE_MAX_SECONDS:-600}
+targets="enum_vector enum_vector_arbitrary"
 
-cargo fuzz build -s none enum_vector >/dev/null 2>&1
-cargo fuzz build -s none enum_vector_arbitrary >/dev/null 2>&1
+for target in $targets; do
+    cargo fuzz build -s none "$target" >/dev/null 2>&1
+done
 bin=target/$(rustc -vV | sed -n 's/^host: //p')/release
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 echo "| target | order | trial (seed) | found | executions | exec/s |"
 echo "|---|---|---|---|---|---|"
 for order in in-order reversed; do
     for trial in $(seq 1 "$trials"); do
-        for target in enum_vector enum_vector_arbitrary; do
+        for target in $targets; do
             log="$work/$target-$order-$trial.log"
             rm -rf "$work/corpus" && mkdir "$work/corpus"
             ENUM_VECTOR_ORDER=$order "$bin/$target" "$work/corpus" -seed="$trial" \
-                -use_value_profile=1 -max_total_time="$cap" -print_final_stats=1 \
+                -use_value_profile=1 -runs="$max_runs" -max_total_time="$max_seconds" -print_final_stats=1 \
                 -artifact_prefix="$work/" > "$log" 2>&1 || true
             found=no
             grep -q "enum vector bug" "$log" && found=yes
-            echo "| $target | $order | $trial | $found | $(stat number_of_executed_units "$log") | $(stat average_exec_per_sec "$log") |"
+            executions=$(stat number_of_executed_units "$log")
+            echo "$executions" >> "$work/$target.executions"
+            [ "$found" = yes ] && echo 1 >> "$work/$target.found"
+            echo "| $target | $order | $trial | $found | $executions | $(stat average_exec_per_sec "$log") |"
         done
     done
 done
 
 echo
-echo "| target | exec/s, bug off, ${throughput_seconds}s |"
-echo "|---|---|"
-for target in enum_vector enum_vector_arbitrary; do
-    log="$work/$target-throughput.log"
-    rm -rf "$work/corpus" && mkdir "$work/corpus"
-    ENUM_VECTOR_BUG=0 "$bin/$target" "$work/corpus" -seed=1 -use_value_profile=1 \
-        -max_total_time="$throughput_seconds" -print_final_stats=1 > "$log" 2>&1 || true
-    echo "| $target | $(stat average_exec_per_sec "$log") |"
+echo "| target | seed | exec/s, bug off, ${throughput_seconds}s |"
+echo "|---|---|---|"
+for trial in $(seq 1 "$trials"); do
+    for target in $targets; do
+        log="$work/$target-throughput-$trial.log"
+        rm -rf "$work/corpus" && mkdir "$work/corpus"
+        ENUM_VECTOR_BUG=0 "$bin/$target" "$work/corpus" -seed="$trial" -use_value_profile=1 \
+            -max_total_time="$throughput_seconds" -print_final_stats=1 > "$log" 2>&1 || true
+        speed=$(stat average_exec_per_sec "$log")
+        echo "$speed" >> "$work/$target.speed"
+        echo "| $target | $trial | $speed |"
+    done
 done
+
+echo
+echo "| target | bugs found | median executions to the bug | median exec/s |"
+echo "|---|---|---|---|"
+for target in $targets; do
+    found=0
+    [ -f "$work/$target.found" ] && found=$(wc -l < "$work/$target.found")
+    echo "| $target | $found of $((2 * trials)) | $(median < "$work/$target.executions") | $(median < "$work/$target.speed") |"
+done
+typed_speed=$(median < "$work/enum_vector.speed")
+plain_speed=$(median < "$work/enum_vector_arbitrary.speed")
+typed_runs=$(median < "$work/enum_vector.executions")
+plain_runs=$(median < "$work/enum_vector_arbitrary.executions")
+echo
+echo "typed / arbitrary: exec/s $(awk -v a="$typed_speed" -v b="$plain_speed" 'BEGIN { printf "%.2fx", a / b }')," \
+    "executions to the bug $(awk -v a="$typed_runs" -v b="$plain_runs" 'BEGIN { printf "%.2fx", a / b }')" \
+    "(arbitrary needs $(awk -v a="$typed_runs" -v b="$plain_runs" 'BEGIN { printf "%.1fx", b / a }') the typed mutator's executions)"

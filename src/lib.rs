@@ -138,6 +138,27 @@ pub use typefuzz_derive::Mutate;
 #[cfg(feature = "derive")]
 pub use typefuzz_derive::assume;
 
+/// `sometimes!(condition, name)`: a "sometimes assertion" — records the label `name` whenever
+/// `condition` holds and evaluates to `condition`; labels never satisfied are listed in the
+/// run's statistics. It also logs the operands of the comparisons in `condition` (through `&&`,
+/// `||`, `!`), which input-to-state mutation ([`feedback::cmplog`]) writes back into the input:
+/// here the search is told which variant, with which payload, the element should have been.
+///
+/// ```
+/// use typefuzz::{check, Config, Mutate};
+/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// enum Shape { Dot, Circle(u16), Square(u16) }
+/// let config = Config::default().with_seed(2).with_cases(10_000);
+/// let report = check(&config, |cx| cx.generate::<Vec<Shape>>(), |shapes| {
+///     if typefuzz::sometimes!(shapes.first().cloned() == Some(Shape::Circle(999)), "circle") {
+///         panic!("found");
+///     }
+/// });
+/// assert!(report.failure.is_some());
+/// ```
+#[cfg(feature = "derive")]
+pub use typefuzz_derive::sometimes;
+
 /// Typed cargo-fuzz targets (feature `libfuzzer`): see [`fuzz_target!`] and the module's docs.
 #[cfg(feature = "libfuzzer")]
 pub use typefuzz_libfuzzer as libfuzzer;
@@ -153,12 +174,21 @@ pub use typefuzz_proptest as proptest;
 #[cfg(feature = "proptest")]
 pub use typefuzz_proptest::proptest;
 
-/// The quickcheck drop-in (feature `quickcheck` for quickcheck 1.x, `quickcheck09` for 0.9): [`quickcheck!`] and the function API
+/// The quickcheck drop-in (feature `quickcheck` for quickcheck 1.x, `quickcheck09` for 0.9,
+/// `quickcheck08` for 0.8): [`quickcheck!`] and the function API
 /// `typefuzz::quickcheck::quickcheck` / `typefuzz::quickcheck::QuickCheck`; see the module's docs.
-#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
+#[cfg(any(
+    feature = "quickcheck",
+    feature = "quickcheck09",
+    feature = "quickcheck08"
+))]
 pub use typefuzz_quickcheck as quickcheck;
 
-#[cfg(any(feature = "quickcheck", feature = "quickcheck09"))]
+#[cfg(any(
+    feature = "quickcheck",
+    feature = "quickcheck09",
+    feature = "quickcheck08"
+))]
 pub use typefuzz_quickcheck::quickcheck;
 
 /// The proptest-state-machine drop-in (feature `state-machine`): [`prop_state_machine!`] and the

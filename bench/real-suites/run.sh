@@ -21,8 +21,11 @@
 #
 # Suites (SUITE names): smol_str, roaring (proptest 1.x; roaring's treemap_iter draws sets of
 # 50,000-100,000 integers, minutes per run in a debug build); indexmap (quickcheck 1.x);
-# itertools (quickcheck 0.9: needs typefuzz's quickcheck 0.9 support). Default: smol_str and
-# indexmap; --bounded (what .ci/run runs): the same, each test run capped at 600 s.
+# itertools (quickcheck 0.9, feature quickcheck09: 142 properties, about 30 s per run in a debug
+# build); petgraph (quickcheck 0.8, feature quickcheck08: 45 properties over graphs, about 4
+# minutes per run in a debug build, so not in the default set: `bash bench/real-suites/run.sh
+# petgraph`). Default: smol_str, indexmap and itertools; --bounded (what .ci/run runs): the
+# same, each test run capped at 600 s.
 #
 # Environment: REAL_SUITES_RATIO (default 1.25), REAL_SUITES_ROUNDS (default 3),
 # REAL_SUITES_TIMEOUT (seconds per test run, default 1800, 600 with --bounded), CARGO_BUILD_JOBS
@@ -48,7 +51,12 @@ suite() {
       # `QuickCheck` builder: swapping the macro alone would still run plain quickcheck.
       echo "indexmap|2.14.2|quickcheck|--test quick|s/(?<![\\w:])QuickCheck::new\\(\\)/typefuzz::quickcheck::QuickCheck::new()/g|" ;;
     itertools)
-      echo "itertools|0.14.0|quickcheck|--test quick||criterion" ;;
+      # itertools (every release up to 0.14) is on quickcheck 0.9 and wraps `quickcheck!` in its
+      # own macro; its invocations become `typefuzz::quickcheck!` (feature `quickcheck09`).
+      echo "itertools|0.14.0|quickcheck09|--test quick||criterion" ;;
+    petgraph)
+      # petgraph 0.6 is on quickcheck 0.8 (behind its own `quickcheck` feature).
+      echo "petgraph|0.6.5|quickcheck08|--features quickcheck --test quickcheck||" ;;
     *)
       return 1 ;;
   esac
@@ -65,7 +73,7 @@ for arg in "$@"; do
   esac
 done
 if [ "${#suites[@]}" -eq 0 ]; then
-  suites=(smol_str indexmap)
+  suites=(smol_str indexmap itertools)
 fi
 if [ "$bounded" -eq 1 ] && [ -z "${REAL_SUITES_TIMEOUT:-}" ]; then TIMEOUT=600; fi
 
@@ -104,7 +112,9 @@ copy_crate() {
 # every Rust file of $1, adds typefuzz as a dev-dependency; prints how many substitutions were made.
 rewrite() {
   local dir="$1" feature="$2" extra="$3"
-  local program="\$c += s/(?<![\\w:])(?:::)?(?:$feature::)?$feature!/typefuzz::$feature!/g;"
+  # The macro is the framework's name: feature `quickcheck09` is still `quickcheck!`.
+  local macro="${feature%%[0-9]*}"
+  local program="\$c += s/(?<![\\w:])(?:::)?(?:$macro::)?$macro!/typefuzz::$macro!/g;"
   local substitution
   IFS=';' read -ra extras <<< "$extra"
   for substitution in "${extras[@]}"; do
@@ -158,7 +168,7 @@ for name in "${suites[@]}"; do
   copy_crate "$src" "$plain" "$drop"
   copy_crate "$src" "$typefuzz" "$drop"
   changed="$(rewrite "$typefuzz" "$feature" "$extra")"
-  echo "   rewrote $changed macro/API path(s) to typefuzz::$feature"
+  echo "   rewrote $changed macro/API path(s) to typefuzz::${feature%%[0-9]*}"
   if [ "$changed" -eq 0 ]; then
     echo "   FAIL: nothing to rewrite in $krate $version: not a $feature suite" >&2
     status=1; summary+=("$name: FAIL (nothing rewritten)"); continue

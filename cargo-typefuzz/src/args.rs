@@ -20,6 +20,8 @@ pub enum Command {
 pub struct TestArgs {
     /// `--trace-compares`: also report comparisons with constants (value-profile feedback).
     pub trace_compares: bool,
+    /// `-j N` / `--jobs N`: worker processes per property (`TYPEFUZZ_JOBS` for the tests).
+    pub jobs: Option<u32>,
     /// Everything else, for `cargo test`, in order (including `-- <test binary args>`).
     pub cargo_args: Vec<OsString>,
     /// The value of `--target` among `cargo_args`, if the user chose a target.
@@ -45,11 +47,14 @@ pub const USAGE: &str = "\
 Run tests with SanitizerCoverage instrumentation, so typefuzz properties get code coverage
 feedback (stable Rust).
 
-Usage: cargo typefuzz test [--trace-compares] [cargo test arguments] [-- test binary arguments]
+Usage: cargo typefuzz test [--trace-compares] [-j N] [cargo test arguments] [-- test binary arguments]
 
 Options:
       --trace-compares  Also instrument comparisons: distance to constants becomes feedback
                         (helps with magic numbers; slower, rebuilds into its own target dir)
+  -j, --jobs <N>        Run each property on N worker processes sharing seeds through its
+                        corpus directory (sets TYPEFUZZ_JOBS=N; filter to the property you
+                        campaign on; cargo's own build jobs: CARGO_BUILD_JOBS)
   -h, --help            Print this help (see `cargo test --help` for the other arguments)
   -V, --version         Print version
 
@@ -93,6 +98,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
                 break;
             }
             "--trace-compares" => test.trace_compares = true,
+            "-j" | "--jobs" => {
+                let value = args.next().ok_or_else(|| {
+                    UsageError(format!("error: `{text}` needs a number of workers"))
+                })?;
+                test.jobs = Some(parse_jobs(&value.to_string_lossy())?);
+            }
+            _ if text.starts_with("--jobs=") => {
+                test.jobs = Some(parse_jobs(&text["--jobs=".len()..])?);
+            }
+            _ if text.starts_with("-j") => test.jobs = Some(parse_jobs(&text["-j".len()..])?),
             "-h" | "--help" => return Ok(Command::Help),
             _ => {
                 test.cargo_args.push(arg);
@@ -120,6 +135,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         }
     }
     Ok(Command::Test(test))
+}
+
+/// The number of workers of `-j`/`--jobs`: a positive integer.
+fn parse_jobs(value: &str) -> Result<u32, UsageError> {
+    match value.parse::<u32>() {
+        Ok(jobs) if jobs > 0 => Ok(jobs),
+        _ => Err(UsageError(format!(
+            "error: `--jobs` takes a positive number of workers, not `{value}`"
+        ))),
+    }
 }
 
 /// The `cargo test` options whose value `cargo typefuzz` needs to know.
@@ -241,6 +266,30 @@ mod tests {
             joined.cargo_args,
             os(&["--target=t", "--target-dir=d", "--manifest-path=m"])
         );
+    }
+
+    #[test]
+    fn jobs_in_every_spelling_become_typefuzz_jobs_not_cargo_build_jobs() {
+        for args in [
+            &["test", "-j", "3", "--release"][..],
+            &["test", "-j3", "--release"],
+            &["test", "--jobs", "3", "--release"],
+            &["test", "--jobs=3", "--release"],
+        ] {
+            let test = test_args(args);
+            assert_eq!(test.jobs, Some(3), "{args:?}");
+            assert_eq!(test.cargo_args, os(&["--release"]), "{args:?}");
+        }
+        assert_eq!(test_args(&["test"]).jobs, None);
+        assert_eq!(test_args(&["test", "--", "-j", "2"]).jobs, None);
+        for bad in [
+            &["test", "-j", "0"][..],
+            &["test", "-jx"],
+            &["test", "--jobs"],
+        ] {
+            let error = parse(os(bad)).unwrap_err();
+            assert!(error.0.contains("workers"), "{bad:?}: {error}");
+        }
     }
 
     #[test]

@@ -36,6 +36,48 @@
 //! instrumented code can show up as noise in a property's coverage;
 //! `cargo typefuzz test -- --test-threads=1` avoids it.
 //!
+//! # All cores: `-j N`
+//!
+//! `cargo typefuzz test -j N my_property` (or `TYPEFUZZ_JOBS=N` with any test command) runs each
+//! property on N worker processes: the engine re-runs the test binary once per worker, filtered
+//! to the one test, each with its own seed, and the workers share the seeds they find through
+//! the property's corpus directory (each imports the others' new files about once a second).
+//! The first failure stops the others and is reported, shrunk, by the test as usual; the
+//! statistics are merged. Combine it with a time budget and a filter, e.g.
+//! `TYPEFUZZ_TIME=10m cargo typefuzz test --release -j 2 my_property`: without a filter every
+//! test of the run starts its own N workers. Here `-j` means fuzzing workers, not cargo's build
+//! jobs (set those with `CARGO_BUILD_JOBS`). Details: `typefuzz::workers`.
+//!
+//! # More than one machine
+//!
+//! typefuzz does not distribute a campaign itself. For that, write the property as a cargo-fuzz
+//! target with `typefuzz::fuzz_target!` (typefuzz supplies the typed mutator, libFuzzer the
+//! rest) and use libFuzzer's and ClusterFuzzLite's machinery:
+//!
+//! ```text
+//! cargo fuzz run my_target -- -fork=8            # 8 processes on one machine, shared corpus
+//! cargo fuzz run my_target -- -jobs=8 -workers=8 # 8 independent jobs, shared corpus directory
+//! ```
+//!
+//! and on many machines, [ClusterFuzzLite](https://google.github.io/clusterfuzzlite/) (or
+//! OSS-Fuzz) runs the same targets in CI, batch and continuous modes, merging corpora between
+//! runs through its storage. Its Rust set-up is three files (then its CI workflow):
+//!
+//! ```text
+//! .clusterfuzzlite/project.yaml   language: rust
+//! .clusterfuzzlite/Dockerfile     FROM gcr.io/oss-fuzz-base/base-builder-rust
+//!                                 COPY . $SRC/my_project
+//!                                 WORKDIR $SRC/my_project
+//!                                 COPY .clusterfuzzlite/build.sh $SRC/
+//! .clusterfuzzlite/build.sh       cd fuzz && cargo fuzz build -O
+//!                                 cp target/x86_64-unknown-linux-gnu/release/my_target $OUT/
+//! ```
+//!
+//! The corpus directory has the same layout either way (one file per
+//! input, named by its SHA-1), so `TYPEFUZZ_CORPUS=fuzz/corpus/my_target cargo test my_property`
+//! replays what the fuzz farm found, and `fuzz/ci.sh` checks that cargo-fuzz corpora and engine
+//! corpora move both ways and that `-fork=2` finds the same bug.
+//!
 //! # The raw recipe (without the subcommand)
 //!
 //! ```text
@@ -139,6 +181,9 @@ fn prepare_and_run(test: TestArgs) -> Result<i32, String> {
         )
         .env("CARGO_ENCODED_RUSTDOCFLAGS", rustdoc_flags(&hooks))
         .env_remove("RUSTDOCFLAGS");
+    if let Some(jobs) = test.jobs {
+        command.env("TYPEFUZZ_JOBS", jobs.to_string());
+    }
     eprintln!(
         "cargo-typefuzz: coverage-instrumented tests for {target}{} in {}",
         if test.trace_compares {

@@ -25,6 +25,24 @@ pub const RUNTIME_CRATES: [&str; 6] = [
     "typefuzz_libfuzzer",
 ];
 
+/// Set by the user to a comma-separated list of crate names (`my_crate,other_crate`, as rustc
+/// spells them: `-` becomes `_`) to instrument only those workspace crates: the counters of the
+/// others are not reset and scanned around every property call. Unset or empty: every workspace
+/// crate but typefuzz's runtime. Cargo does not track the variable; use a separate
+/// `--target-dir` per setting, or the crates built before keep their instrumentation.
+pub const INSTRUMENT_VAR: &str = "CARGO_TYPEFUZZ_INSTRUMENT";
+
+/// Whether `crate_name` is among the crates `selection` (the value of [`INSTRUMENT_VAR`]) names;
+/// `None` or an empty list selects every crate.
+pub fn selected(crate_name: &str, selection: Option<&str>) -> bool {
+    match selection.map(str::trim).filter(|s| !s.is_empty()) {
+        None => true,
+        Some(list) => list
+            .split(',')
+            .any(|name| name.trim().replace('-', "_") == crate_name),
+    }
+}
+
 /// The flags that turn on inline 8-bit counters (rustc 1.95 stable, LLVM 22).
 pub const COVERAGE_FLAGS: [&str; 3] = [
     "-Cpasses=sancov-module",
@@ -83,7 +101,11 @@ pub fn plan(args: &[OsString]) -> Plan {
 /// Runs rustc (through the user's own workspace wrapper, if any) with the flags of [`plan`], and
 /// exits with its status.
 pub fn run(rustc: OsString, args: Vec<OsString>, hooks_library: OsString) -> ! {
-    let plan = plan(&args);
+    let mut plan = plan(&args);
+    if plan.instrument {
+        let selection = std::env::var(INSTRUMENT_VAR).ok();
+        plan.instrument = selected(&crate_name(&args), selection.as_deref());
+    }
     let mut command = match std::env::var_os(INNER_WRAPPER_VAR).filter(|w| !w.is_empty()) {
         Some(inner) => {
             let mut command = Command::new(inner);
@@ -122,6 +144,15 @@ fn exec(mut command: Command) -> ! {
             Err(error) => fail(command.get_program(), error),
         }
     }
+}
+
+/// The value of `--crate-name` in rustc's arguments (empty if absent).
+fn crate_name(args: &[OsString]) -> String {
+    args.iter()
+        .position(|a| a == "--crate-name")
+        .and_then(|i| args.get(i + 1))
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 fn fail(program: &OsStr, error: std::io::Error) -> ! {
@@ -194,6 +225,20 @@ mod tests {
             plan_of(&format!("- --crate-name ___ --print=file-names {TARGET}")),
             nothing
         );
+    }
+
+    #[test]
+    fn the_instrument_variable_selects_crates_by_rustc_name() {
+        assert!(selected("anything", None));
+        assert!(selected("anything", Some(" ")));
+        assert!(selected("bench_targets", Some("other, bench-targets")));
+        assert!(!selected("bench", Some("bench_targets")));
+        let args: Vec<OsString> = ["--crate-name", "my_crate", "src/lib.rs"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        assert_eq!(crate_name(&args), "my_crate");
+        assert_eq!(crate_name(&[]), "");
     }
 
     #[test]

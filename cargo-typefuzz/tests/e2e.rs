@@ -134,6 +134,42 @@ fn trace_compares_builds_and_gives_distance_features() {
 }
 
 #[test]
+#[ignore = "builds the fixture project (minutes, shared with the test above); run by ci.sh"]
+fn jobs_run_workers_that_share_seeds() {
+    let (output, stdout, stderr) = run({
+        let mut command = subcommand(&fixture());
+        command
+            .args(["typefuzz", "test", "-j", "2", "--test", "workers"])
+            .args(["--", "--ignored", "--nocapture"]);
+        command
+    });
+    assert!(output.status.success(), "cargo typefuzz test -j 2 failed");
+    for test in [
+        "workers_share_coverage_seeds",
+        "workers_find_the_magic_word",
+    ] {
+        assert!(stdout.contains(&format!("test {test} ... ok")), "{test}");
+    }
+    assert!(stdout.contains("FIXTURE-WORKERS: found"));
+    // The parent's one line per run: both workers ran the property for the whole run (in the
+    // failing run, the worker stopped early may not have published its statistics yet).
+    let summary = stderr
+        .lines()
+        .find(|line| line.starts_with("typefuzz: 2 workers on `workers_share_coverage_seeds`: "))
+        .expect("a worker summary");
+    for worker in ["worker 0: ", "worker 1: "] {
+        let tests: u64 = summary
+            .split(worker)
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|count| count.parse().ok())
+            .unwrap_or_else(|| panic!("{worker} in {summary}"));
+        assert!(tests > 0, "{summary}");
+    }
+    assert!(stdout.contains("FIXTURE-WORKERS: jobs=2 workers=2"));
+}
+
+#[test]
 fn outside_a_cargo_project_says_so() {
     let dir =
         std::env::temp_dir().join(format!("cargo-typefuzz-no-project-{}", std::process::id()));

@@ -51,6 +51,10 @@ pub fn expand(input: TokenStream) -> TokenStream {
         {
             #[allow(unused_imports)]
             use ::typefuzz::__private::{AssumeViaNumber as _, AssumeViaOther as _};
+            #[allow(unused_imports)]
+            use ::typefuzz::__private::{
+                CmpLogViaBytes as _, CmpLogViaMutate as _, CmpLogViaOther as _, CmpLogViaScalar as _,
+            };
             static #site: ::typefuzz::__private::AssumeSite = ::typefuzz::__private::AssumeSite::new(
                 ::core::concat!(::core::file!(), ":", ::core::line!(), ":", ::core::column!()),
                 #text,
@@ -113,9 +117,11 @@ fn score(expr: &Expr) -> TokenStream {
             BinOp::Ne(_) => {
                 let (a, b) = (ident("__typefuzz_a"), ident("__typefuzz_b"));
                 let (left, right) = (&binary.left, &binary.right);
+                let log = log_operands(left, right, &a, &b);
                 quote!({
                     let #a = &(#left);
                     let #b = &(#right);
+                    #log
                     ::typefuzz::__private::assume_boolean(*#a != *#b)
                 })
             }
@@ -146,11 +152,32 @@ fn comparison(left: &Expr, right: &Expr, op: TokenStream, helper: &str, swap: bo
     } else {
         (number_a, number_b)
     };
+    let log = log_operands(left, right, &a, &b);
     quote!({
         let #a = &(#left);
         let #b = &(#right);
+        #log
         ::typefuzz::__private::#helper(*#a #op *#b, #first, #second)
     })
+}
+
+/// Logs the operands for input-to-state mutation (strings, `char`s, `bool`s, derived values;
+/// integers are logged by the scoring helpers). Not when one side is a numeric literal: its type
+/// may still be an inference variable, on which no method can be resolved.
+pub(crate) fn log_operands(
+    left: &Expr,
+    right: &Expr,
+    a: &syn::Ident,
+    b: &syn::Ident,
+) -> TokenStream {
+    if literal_number(left, false).is_some() || literal_number(right, false).is_some() {
+        return TokenStream::new();
+    }
+    // The borrows select the impl (autoref dispatch); clippy would call some of them needless.
+    quote! {
+        #[allow(clippy::needless_borrow)]
+        let () = (&&&&::typefuzz::__private::CmpLogOperands(#a, #b)).record();
+    }
 }
 
 /// The operand's number: known at compile time for a numeric literal (whose type may still be
@@ -190,6 +217,19 @@ fn literal_number(expr: &Expr, negate: bool) -> Option<TokenStream> {
         }
         _ => None,
     }
+}
+
+/// Logs two integer operands for input-to-state mutation (what the scoring helpers do for
+/// `assume!`), for macros that do not score: a literal's number is known here, a variable's is
+/// found by autoref dispatch.
+pub(crate) fn log_numbers(
+    left: &Expr,
+    right: &Expr,
+    a: &syn::Ident,
+    b: &syn::Ident,
+) -> TokenStream {
+    let (first, second) = (number(left, a), number(right, b));
+    quote!(::typefuzz::__private::cmplog_numbers(#first, #second);)
 }
 
 /// `iterator.all(|x| p)` / `iterator.any(|x| p)`: the min / max of `p`'s score over the elements

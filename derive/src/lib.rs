@@ -13,6 +13,7 @@ mod bound;
 mod ctxt;
 mod expand;
 mod fallback;
+mod sometimes;
 mod ty;
 mod valid;
 
@@ -60,6 +61,14 @@ fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
 #[proc_macro]
 pub fn assume(input: TokenStream) -> TokenStream {
     assume::expand(input.into()).into()
+}
+
+/// `sometimes!(condition, name)`: records the label `name` when `condition` holds, and logs the
+/// operands of the comparisons in `condition` for input-to-state mutation. See
+/// `typefuzz::sometimes`.
+#[proc_macro]
+pub fn sometimes(input: TokenStream) -> TokenStream {
+    sometimes::expand(input.into()).into()
 }
 
 #[cfg(test)]

@@ -55,8 +55,12 @@ impl Encoder {
     /// ```
     /// assert!(typefuzz::codec::Encoder::new().as_bytes().is_empty());
     /// ```
-    pub fn new() -> Self {
-        Encoder::default()
+    pub const fn new() -> Self {
+        Encoder {
+            bytes: Vec::new(),
+            depth: 0,
+            truncated: false,
+        }
     }
 
     /// Appends one byte.
@@ -66,6 +70,7 @@ impl Encoder {
     /// out.write_byte(7);
     /// assert_eq!(out.as_bytes(), &[7]);
     /// ```
+    #[inline]
     pub fn write_byte(&mut self, byte: u8) {
         self.bytes.push(byte);
     }
@@ -77,6 +82,7 @@ impl Encoder {
     /// out.write_bytes(b"ab");
     /// assert_eq!(out.as_bytes(), b"ab");
     /// ```
+    #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
@@ -88,6 +94,7 @@ impl Encoder {
     /// out.write_len(5);
     /// assert_eq!(out.as_bytes(), &[5]);
     /// ```
+    #[inline]
     pub fn write_len(&mut self, mut len: usize) {
         loop {
             let low = (len & 0x7f) as u8;
@@ -107,6 +114,7 @@ impl Encoder {
     /// out.write_tag(2, 3);
     /// assert_eq!(out.as_bytes(), &[2]);
     /// ```
+    #[inline]
     pub fn write_tag(&mut self, index: usize, count: usize) {
         if count <= 256 {
             self.bytes.push(index as u8);
@@ -126,6 +134,7 @@ impl Encoder {
     /// out.nested(|out| 5u8.encode_into(out));
     /// assert_eq!(out.as_bytes(), &[5]);
     /// ```
+    #[inline]
     pub fn nested(&mut self, f: impl FnOnce(&mut Self)) {
         if self.depth >= Decoder::MAX_DEPTH {
             self.bytes.push(0);
@@ -146,6 +155,7 @@ impl Encoder {
     /// out.clear();
     /// assert!(out.as_bytes().is_empty());
     /// ```
+    #[inline]
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.depth = 0;
@@ -162,6 +172,7 @@ impl Encoder {
     /// vec![vec![1u8]].encode_into(&mut out);
     /// assert!(!out.is_truncated());
     /// ```
+    #[inline]
     pub fn is_truncated(&self) -> bool {
         self.truncated
     }
@@ -171,6 +182,7 @@ impl Encoder {
     /// ```
     /// assert!(typefuzz::codec::Encoder::new().as_bytes().is_empty());
     /// ```
+    #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -214,8 +226,10 @@ impl<T: Mutate> EncodeInto for T {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Decoder<'a> {
-    bytes: &'a [u8],
-    position: usize,
+    /// The bytes not read yet. A slice iterator rather than a slice and an index: its end test
+    /// compares pointers, which SanitizerCoverage's `trace-compares` (on by default under
+    /// cargo-fuzz) does not hook, where `index < len` calls a hook on every byte read.
+    rest: core::slice::Iter<'a, u8>,
     budget: usize,
     depth: usize,
 }
@@ -231,8 +245,7 @@ impl<'a> Decoder<'a> {
     /// ```
     pub fn new(bytes: &'a [u8]) -> Self {
         Decoder {
-            bytes,
-            position: 0,
+            rest: bytes.iter(),
             budget: bytes.len(),
             depth: 0,
         }
@@ -244,7 +257,7 @@ impl<'a> Decoder<'a> {
     /// assert!(!typefuzz::codec::Decoder::new(b"x").is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.position >= self.bytes.len()
+        self.rest.as_slice().is_empty()
     }
 
     /// The next byte, or 0 past the end.
@@ -252,14 +265,9 @@ impl<'a> Decoder<'a> {
     /// ```
     /// assert_eq!(typefuzz::codec::Decoder::new(&[9]).read_byte(), 9);
     /// ```
+    #[inline]
     pub fn read_byte(&mut self) -> u8 {
-        match self.bytes.get(self.position) {
-            Some(&byte) => {
-                self.position += 1;
-                byte
-            }
-            None => 0,
-        }
+        self.rest.next().copied().unwrap_or(0)
     }
 
     /// The next `N` bytes, zero-filled past the end.
@@ -267,11 +275,15 @@ impl<'a> Decoder<'a> {
     /// ```
     /// assert_eq!(typefuzz::codec::Decoder::new(&[1]).read_array::<2>(), [1, 0]);
     /// ```
+    #[inline]
     pub fn read_array<const N: usize>(&mut self) -> [u8; N] {
+        // Byte by byte: `N` is a constant, so the loop unrolls, and each step tests the end by
+        // pointer (see the `rest` field) where a copy of `min(N, remaining)` bytes would compare
+        // integers.
         let mut out = [0u8; N];
-        let available = self.bytes.len().saturating_sub(self.position).min(N);
-        out[..available].copy_from_slice(&self.bytes[self.position..self.position + available]);
-        self.position += available;
+        for slot in &mut out {
+            *slot = self.read_byte();
+        }
         out
     }
 
@@ -281,9 +293,9 @@ impl<'a> Decoder<'a> {
     /// assert_eq!(typefuzz::codec::Decoder::new(b"abc").read_bytes(5), b"abc");
     /// ```
     pub fn read_bytes(&mut self, len: usize) -> &'a [u8] {
-        let available = self.bytes.len().saturating_sub(self.position).min(len);
-        let out = &self.bytes[self.position..self.position + available];
-        self.position += available;
+        let rest = self.rest.as_slice();
+        let (out, after) = rest.split_at(len.min(rest.len()));
+        self.rest = after.iter();
         out
     }
 
@@ -294,6 +306,7 @@ impl<'a> Decoder<'a> {
     /// let mut input = typefuzz::codec::Decoder::new(&[200, 1]);
     /// assert!(input.read_len() <= 2);
     /// ```
+    #[inline]
     pub fn read_len(&mut self) -> usize {
         let mut value: u64 = 0;
         for shift in (0..64).step_by(7) {
@@ -315,6 +328,7 @@ impl<'a> Decoder<'a> {
     /// ```
     /// assert_eq!(typefuzz::codec::Decoder::new(&[7]).read_tag(3), 1);
     /// ```
+    #[inline]
     pub fn read_tag(&mut self, count: usize) -> usize {
         if count <= 256 {
             usize::from(self.read_byte()) % count.max(1)
@@ -332,6 +346,7 @@ impl<'a> Decoder<'a> {
     /// let mut input = typefuzz::codec::Decoder::new(&[4]);
     /// assert_eq!(input.nested(u8::decode), 4);
     /// ```
+    #[inline]
     pub fn nested<T: Mutate>(&mut self, decode: impl FnOnce(&mut Self) -> T) -> T {
         if self.depth >= Self::MAX_DEPTH {
             self.read_byte(); // the encoder's placeholder
@@ -348,6 +363,7 @@ impl<'a> Decoder<'a> {
     /// ```
     /// assert!(!typefuzz::codec::Decoder::new(b"").at_depth_limit());
     /// ```
+    #[inline]
     pub fn at_depth_limit(&self) -> bool {
         self.depth >= Self::MAX_DEPTH
     }

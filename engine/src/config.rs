@@ -206,6 +206,10 @@ pub struct Config {
     /// [`corpus_path`](Config::corpus_path)). Default `true`; `TYPEFUZZ_CORPUS=off` turns it
     /// off, `TYPEFUZZ_CORPUS=<dir>` puts the corpus elsewhere.
     pub keep_seeds: bool,
+    /// Worker processes that run this one property together, sharing seeds through the corpus
+    /// directory (see [`workers`](crate::workers)). Default 1 (the run stays in this process).
+    /// `TYPEFUZZ_JOBS`; `cargo typefuzz test -j N` sets it.
+    pub jobs: usize,
 }
 
 /// The wall-clock bound on a drop-in's discards under a plain `cargo test` (see
@@ -239,6 +243,7 @@ impl Default for Config {
             max_queue: 4096,
             discard_time: None,
             keep_seeds: true,
+            jobs: 1,
         }
     }
 }
@@ -296,6 +301,8 @@ builder! {
     with_discard_time(discard_time: Option<Duration>) => discard_time;
     /// Sets [`keep_seeds`](Config::keep_seeds).
     with_keep_seeds(keep_seeds: bool) => keep_seeds;
+    /// Sets [`jobs`](Config::jobs) (at least 1).
+    with_jobs(jobs: usize) => jobs.max(1);
 }
 
 impl Config {
@@ -438,6 +445,15 @@ impl Config {
         if let Some(v) = read("TYPEFUZZ_SHRINK_STEPS") {
             if let Some(n) = parse_or_warn("TYPEFUZZ_SHRINK_STEPS", &v, parse_u64) {
                 self.shrink_steps = n;
+            }
+        }
+        if let Some(v) = read("TYPEFUZZ_JOBS") {
+            match parse_or_warn("TYPEFUZZ_JOBS", &v, parse_u64) {
+                Some(0) => {
+                    eprintln!("typefuzz: ignoring TYPEFUZZ_JOBS=0: at least one worker runs")
+                }
+                Some(n) => self.jobs = usize::try_from(n).unwrap_or(usize::MAX),
+                None => {}
             }
         }
         self

@@ -76,6 +76,7 @@ pub mod codec;
 pub mod feedback;
 pub mod fingerprint;
 pub mod mutate;
+pub mod workers;
 
 mod artifacts;
 mod config;
@@ -98,5 +99,6 @@ pub use executor::{run_once, Verdict};
 pub use fuzzer::check;
 pub use mutate::{Context, Mutate, Operator, Operators};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
+pub use report::{elide, MAX_SHOWN};
 pub use report::{DebugArgs, Failure, Report};
 pub use stats::{AssumeStats, LabelStats, Stats, StopReason};

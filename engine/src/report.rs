@@ -364,3 +364,34 @@ debug_args! {
     (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10)
     (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
 }
+
+/// Failure messages show inputs up to this many characters whole; longer ones are elided by
+/// [`elide`] (the regression file keeps them whole).
+pub const MAX_SHOWN: usize = 400;
+
+/// `text`, or its first 200 and last 100 characters around a note of how many were left out
+/// when it is longer than [`MAX_SHOWN`] characters: how the drop-ins print a long input in a
+/// failure message, whose regression file replays it whole.
+///
+/// ```
+/// use typefuzz::elide;
+/// assert_eq!(elide("(1, 2)"), "(1, 2)");
+/// let long = format!("[{}]", "7, ".repeat(300));
+/// let shown = elide(&long);
+/// assert!(shown.starts_with("[7, 7"));
+/// assert!(shown.contains(" .. (602 characters elided) .. "));
+/// assert!(shown.chars().count() < 400);
+/// ```
+pub fn elide(text: &str) -> String {
+    let chars = text.chars().count();
+    if chars <= MAX_SHOWN {
+        return text.to_string();
+    }
+    let (head, tail) = (MAX_SHOWN / 2, MAX_SHOWN / 4);
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(chars - tail).collect();
+    format!(
+        "{start} .. ({} characters elided) .. {end}",
+        chars - head - tail
+    )
+}

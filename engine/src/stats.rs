@@ -135,6 +135,11 @@ pub struct Stats {
     pub stop: StopReason,
     /// How often the default schedule started its search over after a long stagnation.
     pub restarts: u64,
+    /// Worker processes whose statistics these are, summed ([`Config::jobs`](crate::Config::jobs));
+    /// 0 when the run stayed in this process.
+    pub workers: u32,
+    /// Inputs a worker imported from the corpus files other workers wrote during the run.
+    pub seeds_imported: u64,
 }
 
 impl Stats {
@@ -327,6 +332,11 @@ const STATUS_AFTER: Duration = Duration::from_secs(2);
 /// At most one status line per this period.
 const STATUS_PERIOD: Duration = Duration::from_secs(1);
 
+/// A run of this many tests is long (a campaign, not a framework-sized `cargo test` run of a
+/// few hundred cases) even when it took under [`STATUS_AFTER`]: it ends with the coverage
+/// banner if coverage is off.
+const LONG_RUN_TESTS: u64 = 10_000;
+
 /// `tests / elapsed`, defined for a zero `elapsed`.
 fn per_second(tests: u64, elapsed: Duration) -> f64 {
     tests as f64 / elapsed.as_secs_f64().max(1e-9)
@@ -366,17 +376,32 @@ impl StatusLine {
             .last_print
             .map_or(true, |last| now - last >= STATUS_PERIOD);
         if old_enough && due {
+            if self.last_print.is_none() {
+                crate::feedback::coverage::warn_once_if_disabled();
+            }
             self.last_print = Some(now);
-            eprintln!("{}", line("pulse", stats, now - self.started));
+            print_status(&line("pulse", stats, now - self.started));
         }
     }
 
-    /// The final line, if any line was printed (or asked for).
+    /// The final line, if any line was printed (or asked for); the coverage banner after a run
+    /// of [`LONG_RUN_TESTS`] tests that printed no status line (one quicker than two seconds).
     pub(crate) fn finish(&mut self, stats: &Stats) {
+        if stats.tests >= LONG_RUN_TESTS {
+            crate::feedback::coverage::warn_once_if_disabled();
+        }
         if self.mode == Some(true) || (self.mode.is_none() && self.last_print.is_some()) {
-            eprintln!("{}", line("DONE ", stats, self.started.elapsed()));
+            print_status(&line("DONE ", stats, self.started.elapsed()));
         }
     }
+}
+
+/// Writes a status line to the process's stderr itself, past libtest's output capture: live
+/// while the test runs, and never part of a failing test's captured output.
+fn print_status(line: &str) {
+    use std::io::Write as _;
+    // A failed write to stderr leaves nothing to report it to.
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 fn line(event: &str, stats: &Stats, elapsed: Duration) -> String {

@@ -1,8 +1,9 @@
 //! The crossover side: splice a same-type subterm of one input into another.
 
-use typefuzz_engine::codec::{from_bytes, to_bytes};
+use typefuzz_engine::codec::from_bytes;
 use typefuzz_engine::{Context, Mutate};
 
+use crate::cache::{lookup, InputCache};
 use crate::mutator::with_context;
 
 /// libFuzzer's custom crossover for inputs of type `T`: decodes `first` and `second`, replaces a
@@ -15,6 +16,9 @@ use crate::mutator::with_context;
 /// variants) is crossed over on its encoding instead: a prefix of `first` followed by a suffix of
 /// `second`, decoded and re-encoded, which for a sequence keeps the first elements of one input
 /// and the last of the other.
+///
+/// This decodes both inputs on every call; `fuzz_target!` uses [`InputCache::crossover`], which
+/// gives the same children and skips the decoding when it has seen the bytes.
 ///
 /// ```
 /// use typefuzz::codec::{from_bytes, to_bytes};
@@ -38,24 +42,67 @@ use crate::mutator::with_context;
 /// );
 /// ```
 pub fn crossover<T: Mutate>(first: &[u8], second: &[u8], out: &mut [u8], seed: u32) -> usize {
-    let bytes = with_context(seed, |cx| {
-        let mut child: T = from_bytes(first);
-        let slots = count_proper_subterms(&child);
-        if slots > 0 {
-            let donor: T = from_bytes(second);
-            let piece = pick_subterm(&donor, cx);
-            let mut index = cx.below(slots);
-            replace_proper_subterm(&mut child, &mut index, &mut Some(piece));
-            to_bytes(&child)
-        } else {
-            splice_encodings::<T>(first, second, cx)
+    InputCache::<T>::new().crossover(first, second, out, seed)
+}
+
+impl<T: Mutate> InputCache<T> {
+    /// [`crossover`](crate::crossover) (same arguments, same children for the same seed),
+    /// reading the parents from the cache when it holds them and remembering the child for the
+    /// execution that follows.
+    ///
+    /// ```
+    /// use typefuzz::codec::to_bytes;
+    /// use typefuzz_libfuzzer::{crossover, InputCache};
+    ///
+    /// let first = to_bytes(&vec![1u8, 2, 3]);
+    /// let second = to_bytes(&vec![7u8, 8]);
+    /// let mut inputs = InputCache::<Vec<u8>>::new();
+    /// for seed in 0..20 {
+    ///     let (mut cached, mut plain) = ([0u8; 32], [0u8; 32]);
+    ///     let len = inputs.crossover(&first, &second, &mut cached, seed);
+    ///     assert_eq!(len, crossover::<Vec<u8>>(&first, &second, &mut plain, seed));
+    ///     assert_eq!(cached[..len], plain[..len]);
+    /// }
+    /// ```
+    pub fn crossover(&mut self, first: &[u8], second: &[u8], out: &mut [u8], seed: u32) -> usize {
+        let child = with_context(seed, |cx| self.child(first, second, cx));
+        self.encoder.clear();
+        child.encode(&mut self.encoder);
+        let len = self.encoder.as_bytes().len();
+        if len > out.len() {
+            self.spare = Some(child);
+            return 0;
         }
-    });
-    if bytes.len() > out.len() {
-        return 0;
+        out[..len].copy_from_slice(self.encoder.as_bytes());
+        self.remember_last(child);
+        len
     }
-    out[..bytes.len()].copy_from_slice(&bytes);
-    bytes.len()
+
+    /// The child of the values `first` and `second` decode to (see [`crossover`]).
+    fn child(&mut self, first: &[u8], second: &[u8], cx: &mut Context) -> T {
+        let parent = lookup(&self.last, &mut self.recent, first);
+        let slots = count_proper_subterms(parent);
+        if slots == 0 {
+            return self.splice_encodings(first, second, cx);
+        }
+        let mut child = Self::copy_into_spare(&mut self.spare, parent);
+        let donor = lookup(&self.last, &mut self.recent, second);
+        let piece = pick_subterm(donor, cx);
+        let mut index = cx.below(slots);
+        replace_proper_subterm(&mut child, &mut index, &mut Some(piece));
+        child
+    }
+
+    /// One-point crossover of two encodings: a prefix of `first` followed by a suffix of
+    /// `second`, decoded (the caller re-encodes it, normalizing the bytes).
+    fn splice_encodings(&mut self, first: &[u8], second: &[u8], cx: &mut Context) -> T {
+        let cut_first = cx.below(first.len() + 1);
+        let cut_second = cx.below(second.len() + 1);
+        self.splice.clear();
+        self.splice.extend_from_slice(&first[..cut_first]);
+        self.splice.extend_from_slice(&second[cut_second..]);
+        from_bytes(&self.splice)
+    }
 }
 
 /// The number of values of type `T` strictly inside `value`, at any depth.
@@ -105,20 +152,10 @@ fn replace_proper_subterm<T: Mutate>(value: &mut T, index: &mut usize, piece: &m
     });
 }
 
-/// One-point crossover of two encodings, normalized through the codec.
-fn splice_encodings<T: Mutate>(first: &[u8], second: &[u8], cx: &mut Context) -> Vec<u8> {
-    let cut_first = cx.below(first.len() + 1);
-    let cut_second = cx.below(second.len() + 1);
-    let mut spliced = Vec::with_capacity(cut_first + second.len() - cut_second);
-    spliced.extend_from_slice(&first[..cut_first]);
-    spliced.extend_from_slice(&second[cut_second..]);
-    to_bytes(&from_bytes::<T>(&spliced))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use typefuzz_engine::codec::{Decoder, Encoder};
+    use typefuzz_engine::codec::{to_bytes, Decoder, Encoder};
 
     /// A hand-written recursive type (unit tests here do not use the derive): a list of bytes.
     #[derive(Clone, Debug, PartialEq)]

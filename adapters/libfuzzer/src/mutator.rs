@@ -2,8 +2,10 @@
 
 use std::cell::RefCell;
 
-use typefuzz_engine::codec::{from_bytes, to_bytes};
+use typefuzz_engine::codec::to_bytes;
 use typefuzz_engine::{Context, Mutate};
+
+use crate::cache::{lookup, InputCache};
 
 /// One call in this many goes to libFuzzer's own byte mutator instead of the typed one.
 ///
@@ -49,6 +51,9 @@ pub(crate) fn with_context<R>(seed: u32, f: impl FnOnce(&mut Context) -> R) -> R
 /// `byte_mutator(data, size, max_size)`: `fuzz_target!` passes `libfuzzer_sys::fuzzer_mutate`
 /// (libFuzzer's default mutator).
 ///
+/// This decodes `data` on every call; `fuzz_target!` uses [`InputCache::mutate`], which gives
+/// the same mutants and skips the decoding when it has seen the bytes.
+///
 /// ```
 /// use typefuzz::codec::{from_bytes, to_bytes};
 /// use typefuzz_libfuzzer::mutate;
@@ -68,64 +73,102 @@ pub fn mutate<T: Mutate>(
     size: usize,
     max_size: usize,
     seed: u32,
-    mut byte_mutator: impl FnMut(&mut [u8], usize, usize) -> usize,
+    byte_mutator: impl FnMut(&mut [u8], usize, usize) -> usize,
 ) -> usize {
-    let size = size.min(data.len());
-    let max_size = max_size.min(data.len());
-    let typed = with_context(seed, |cx| {
-        if cx.chance(1, BYTE_MUTATION_ONE_IN) {
-            return None;
-        }
-        let original: T = from_bytes(&data[..size]);
-        typed_mutant(&original, max_size, cx)
-    });
-    match typed {
-        Some(bytes) => {
-            data[..bytes.len()].copy_from_slice(&bytes);
-            bytes.len()
-        }
-        None => byte_mutator(data, size, max_size),
-    }
+    InputCache::<T>::new().mutate(data, size, max_size, seed, byte_mutator)
 }
 
-/// The encoding of a typed mutant of `original` that fits in `max_size` bytes, if one is found.
-fn typed_mutant<T: Mutate>(original: &T, max_size: usize, cx: &mut Context) -> Option<Vec<u8>> {
-    let mut mutant = original.clone();
-    for _ in 0..FIT_ATTEMPTS {
-        mutant.clone_from(original);
-        cx.mutate(&mut mutant);
-        let bytes = to_bytes(&mutant);
-        if bytes.len() <= max_size {
-            return Some(bytes);
+impl<T: Mutate> InputCache<T> {
+    /// [`mutate`](crate::mutate) (same arguments, same results for the same seed), starting
+    /// from the cached value of `data[..size]` when there is one, and remembering the mutant
+    /// for the execution and the mutation that follow.
+    ///
+    /// ```
+    /// use typefuzz::codec::to_bytes;
+    /// use typefuzz_libfuzzer::{mutate, InputCache};
+    ///
+    /// let seed_input = to_bytes(&(7u8, vec![1u16, 2]));
+    /// let no_bytes = |_: &mut [u8], _: usize, _: usize| -> usize { unreachable!() };
+    /// let mut inputs = InputCache::<(u8, Vec<u16>)>::new();
+    /// let (mut cached, mut plain) = (seed_input.clone(), seed_input.clone());
+    /// cached.resize(64, 0);
+    /// plain.resize(64, 0);
+    /// let (mut cached_size, mut plain_size) = (seed_input.len(), seed_input.len());
+    /// for seed in 1..=5 {
+    ///     // A chain of mutations, as libFuzzer's -mutate_depth makes.
+    ///     cached_size = inputs.mutate(&mut cached, cached_size, 64, seed, no_bytes);
+    ///     plain_size = mutate::<(u8, Vec<u16>)>(&mut plain, plain_size, 64, seed, no_bytes);
+    ///     assert_eq!(cached[..cached_size], plain[..plain_size]);
+    /// }
+    /// ```
+    pub fn mutate(
+        &mut self,
+        data: &mut [u8],
+        size: usize,
+        max_size: usize,
+        seed: u32,
+        mut byte_mutator: impl FnMut(&mut [u8], usize, usize) -> usize,
+    ) -> usize {
+        let size = size.min(data.len());
+        let max_size = max_size.min(data.len());
+        let typed = with_context(seed, |cx| {
+            !cx.chance(1, BYTE_MUTATION_ONE_IN) && self.write_mutant(&data[..size], max_size, cx)
+        });
+        if !typed {
+            return byte_mutator(data, size, max_size);
+        }
+        let bytes = self.encoder.as_bytes();
+        data[..bytes.len()].copy_from_slice(bytes);
+        bytes.len()
+    }
+
+    /// Encodes a typed mutant of the value `bytes` decode to into `self.encoder`, if one fits
+    /// in `max_size` bytes, and remembers it as the last input.
+    fn write_mutant(&mut self, bytes: &[u8], max_size: usize, cx: &mut Context) -> bool {
+        let original = lookup(&self.last, &mut self.recent, bytes);
+        let mut mutant = Self::copy_into_spare(&mut self.spare, original);
+        for attempt in 0..FIT_ATTEMPTS {
+            if attempt > 0 {
+                mutant.clone_from(original);
+            }
+            cx.mutate(&mut mutant);
+            self.encoder.clear();
+            mutant.encode(&mut self.encoder);
+            if self.encoder.as_bytes().len() <= max_size {
+                self.remember_last(mutant);
+                return true;
+            }
+        }
+        match shrink_to_fit(mutant, max_size, cx) {
+            Some(fitting) => {
+                self.encoder.clear();
+                fitting.encode(&mut self.encoder);
+                self.remember_last(fitting);
+                true
+            }
+            None => false,
         }
     }
-    shrink_to_fit(mutant, max_size, cx)
 }
 
 /// Shrinks `value` until its encoding fits in `max_size` bytes, keeping as much of it as it can:
 /// each round takes the longest candidate that fits, else the shortest one and goes on.
-fn shrink_to_fit<T: Mutate>(mut value: T, max_size: usize, cx: &mut Context) -> Option<Vec<u8>> {
+fn shrink_to_fit<T: Mutate>(mut value: T, max_size: usize, cx: &mut Context) -> Option<T> {
     for _ in 0..SHRINK_ROUNDS {
-        let mut best_fit: Option<Vec<u8>> = None;
+        let mut best_fit: Option<(usize, T)> = None;
         let mut shortest: Option<(usize, T)> = None;
         for candidate in value.shrink(cx) {
-            let bytes = to_bytes(&candidate);
-            if bytes.len() <= max_size {
-                if best_fit
-                    .as_ref()
-                    .map_or(true, |best| bytes.len() > best.len())
-                {
-                    best_fit = Some(bytes);
+            let len = to_bytes(&candidate).len();
+            if len <= max_size {
+                if best_fit.as_ref().map_or(true, |(best, _)| len > *best) {
+                    best_fit = Some((len, candidate));
                 }
-            } else if shortest
-                .as_ref()
-                .map_or(true, |(len, _)| bytes.len() < *len)
-            {
-                shortest = Some((bytes.len(), candidate));
+            } else if shortest.as_ref().map_or(true, |(short, _)| len < *short) {
+                shortest = Some((len, candidate));
             }
         }
-        if best_fit.is_some() {
-            return best_fit;
+        if let Some((_, fitting)) = best_fit {
+            return Some(fitting);
         }
         value = shortest?.1;
     }
@@ -135,6 +178,7 @@ fn shrink_to_fit<T: Mutate>(mut value: T, max_size: usize, cx: &mut Context) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use typefuzz_engine::codec::from_bytes;
 
     #[test]
     fn respects_max_size_and_changes_the_value() {
@@ -204,8 +248,8 @@ mod tests {
     #[test]
     fn shrink_to_fit_keeps_the_longest_fitting_candidate() {
         let mut cx = Context::new(3);
-        let bytes = shrink_to_fit(vec![5u8; 30], 10, &mut cx).expect("a shrink fits");
-        assert!(bytes.len() <= 10);
+        let fitting = shrink_to_fit(vec![5u8; 30], 10, &mut cx).expect("a shrink fits");
+        assert!(to_bytes(&fitting).len() <= 10);
         assert_eq!(
             shrink_to_fit(vec![5u8; 30], 0, &mut cx),
             None,

@@ -128,7 +128,7 @@ use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
-use typefuzz_engine::{Config, Failure, Framework, Outcome, Report, Stats};
+use typefuzz_engine::{elide, Config, Failure, Framework, Outcome, Report, Stats};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
 /// engine's argument formatting, shared with the quickcheck adapter).
@@ -586,23 +586,6 @@ fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {
             proptest.max_global_rejects
         )
     })
-}
-
-/// Inputs longer than this are elided in failure messages; the regression file keeps them.
-const MAX_SHOWN: usize = 400;
-
-/// `text`, or its start and end around an elision note when it is longer than [`MAX_SHOWN`].
-fn elide(text: &str) -> String {
-    let chars = text.chars().count();
-    if chars <= MAX_SHOWN {
-        return text.to_string();
-    }
-    let head: String = text.chars().take(MAX_SHOWN / 2).collect();
-    let tail: String = text.chars().skip(chars - MAX_SHOWN / 4).collect();
-    format!(
-        "{head} .. ({} characters elided) .. {tail}",
-        chars - head.len() - tail.len()
-    )
 }
 
 /// The panic message of a failure: proptest's first lines, then typefuzz's seed, statistics

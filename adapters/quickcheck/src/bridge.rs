@@ -23,6 +23,14 @@ use typefuzz_engine::{DebugArgs, Outcome};
 /// # }
 /// ```
 pub trait Version: 'static {
+    /// Whether every value this version's `Arbitrary` impls draw is bounded by the generator
+    /// size (quickcheck 0.8 and 0.9: integers below `size`, collections shorter than `size`).
+    /// Suites written for such a version rely on it (itertools' `repeat_n(x, n)` iterates `n`
+    /// times), so `quickcheck!` mutates their arguments through `Arbitrary` (regeneration and
+    /// shrink steps, which stay in that domain) rather than by typed mutation, whose mutants
+    /// range over the whole type; [`Builder::quicktest_typed`](crate::Builder::quicktest_typed)
+    /// still asks for typed mutation. quickcheck 1.x draws from the whole type.
+    const SIZE_BOUNDED: bool;
     /// The version's generator.
     type Gen;
     /// A generator of `size` whose draws are a function of `seed`.
@@ -163,4 +171,100 @@ macro_rules! property_fn {
     };
 }
 
+/// What quickcheck 0.8 and 0.9 share, whose `Gen` is a trait over a `rand` `RngCore` (`StdGen<R>`):
+/// a seeded `SeededRng` for `$rand_core`'s `RngCore`, [`Version`] for `$version` on
+/// `StdGen<SeededRng>`, [`impl_version!`], the `QuickCheck` builder with its `gen(G)` and the
+/// `quickcheck(f)` function. `$crate_name` and `$module` name the crate and the module in docs.
+#[cfg(any(feature = "quickcheck08", feature = "quickcheck09"))]
+macro_rules! rand_version {
+    ($qc:ident, $rand_core:ident, $crate_name:literal, $module:literal, $version:ident) => {
+        /// A seeded `rand` generator for this quickcheck's `StdGen`, drawing from `fastrand`
+        /// (the engine's generator), so generation is a function of the seed.
+        #[derive(Clone, Debug)]
+        pub struct SeededRng(fastrand::Rng);
+
+        impl $rand_core::RngCore for SeededRng {
+            fn next_u32(&mut self) -> u32 {
+                self.0.u32(..)
+            }
+
+            fn next_u64(&mut self) -> u64 {
+                self.0.u64(..)
+            }
+
+            fn fill_bytes(&mut self, dest: &mut [u8]) {
+                $rand_core::impls::fill_bytes_via_next(self, dest);
+            }
+
+            fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), $rand_core::Error> {
+                self.fill_bytes(dest);
+                Ok(())
+            }
+        }
+
+        impl $crate::bridge::Version for $version {
+            const SIZE_BOUNDED: bool = true;
+            type Gen = $qc::StdGen<SeededRng>;
+
+            fn gen(size: usize, seed: u64) -> Self::Gen {
+                $qc::StdGen::new(SeededRng(fastrand::Rng::with_seed(seed)), size)
+            }
+        }
+
+        thread_local! {
+            /// A `Gen` only for converting results (plain results never draw from it).
+            static RESULT_GEN: ::std::cell::RefCell<$qc::StdGen<SeededRng>> =
+                ::std::cell::RefCell::new(<$version as $crate::bridge::Version>::gen(1, 0));
+        }
+
+        fn with_result_gen<R>(f: impl FnOnce(&mut $qc::StdGen<SeededRng>) -> R) -> R {
+            RESULT_GEN.with(|gen| f(&mut gen.borrow_mut()))
+        }
+
+        $crate::bridge::impl_version!(
+            $qc,
+            $crate_name,
+            $module,
+            $version,
+            with_result_gen,
+            $qc::QuickCheck<$qc::StdGen<SeededRng>>,
+            $qc::QuickCheck::with_gen(<$version as $crate::bridge::Version>::gen(1, 0))
+                .tests(1)
+                .max_tests(1)
+        );
+
+        #[doc = concat!("`", $crate_name, "`'s builder on typefuzz (see [`Builder`](crate::Builder)).")]
+        pub type QuickCheck = $crate::Builder<$version>;
+
+        impl QuickCheck {
+            /// quickcheck's `gen(G)`: takes the `Gen`'s size for `Arbitrary` (the run's seed
+            /// stays typefuzz's: [`seed`](crate::Builder::seed)).
+            ///
+            /// ```
+            #[doc = concat!("use ", $crate_name, " as quickcheck;")]
+            /// fn any_u8(_: u8) -> bool { true }
+            #[doc = concat!("typefuzz_quickcheck::", $module, "::QuickCheck::new()")]
+            ///     .gen(quickcheck::StdThreadGen::new(1024))
+            ///     .quickcheck(any_u8 as fn(u8) -> bool);
+            /// ```
+            pub fn gen<G: $qc::Gen>(self, gen: G) -> Self {
+                self.size(gen.size())
+            }
+        }
+
+        #[doc = concat!("`", $crate_name, "`'s `quickcheck(f)`: `QuickCheck::new().quickcheck(f)`, on typefuzz.")]
+        ///
+        /// ```
+        /// fn commutes(a: u8, b: u8) -> bool { a.wrapping_add(b) == b.wrapping_add(a) }
+        #[doc = concat!("typefuzz_quickcheck::", $module, "::quickcheck(commutes as fn(u8, u8) -> bool);")]
+        /// ```
+        #[track_caller]
+        pub fn quickcheck<P: $crate::bridge::Property<$version>>(property: P) {
+            QuickCheck::new().quickcheck(property);
+        }
+    };
+}
+
+#[cfg(any(feature = "quickcheck08", feature = "quickcheck09"))]
+pub(crate) use rand_version;
 pub(crate) use {impl_version, property_fn};

@@ -5,7 +5,9 @@ use std::marker::PhantomData;
 use std::panic::Location;
 use std::sync::Once;
 
-use typefuzz_engine::{Config, DebugArgs, Failure, FailureKind, Framework, Mutate, Report, Stats};
+use typefuzz_engine::{
+    elide, Config, DebugArgs, Failure, FailureKind, Framework, Mutate, Report, Stats,
+};
 
 use crate::bridge::{Property, Version, FAILED};
 use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
@@ -21,6 +23,22 @@ use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
 /// the seed that replays them. For argument types that implement `Mutate`, the `quickcheck!`
 /// macro picks typed mutation by itself; here [`quicktest_typed`](Builder::quicktest_typed) and
 /// [`quickcheck_typed`](Builder::quickcheck_typed) ask for it.
+///
+/// # Why the builder cannot pick typed mutation by itself
+///
+/// Choosing between the two ways needs to know whether the argument types implement `Mutate`.
+/// The macro asks at its expansion site, where the types are concrete, by autoref
+/// specialization: two traits with a `run` method, the typed one implemented for
+/// `Probe<P>` where `P::Args: Mutate`, the other for `&Probe<P>`, and method lookup takes the
+/// first receiver that has an applicable impl. That trick dispatches on the *receiver*'s type
+/// only. In `QuickCheck::new().quickcheck(f)` the receiver is the builder, whose type does not
+/// mention `f`'s; `f`'s type reaches only the body of the generic method, where "does
+/// `P::Args` implement `Mutate`?" cannot be asked on stable Rust (that is specialization,
+/// nightly-only). Making the method a trait method generic over `P` does not help either: at
+/// lookup the impl's `P` is still unknown, so the first receiver's impl is taken and its
+/// `Mutate` bound becomes a compile error instead of a fallback. The same holds for a closure
+/// or a function item argument. Hence the explicit `_typed` methods; the macro, and suites
+/// that switch to it, need nothing.
 ///
 /// Failures are saved under a name ([`name`](Builder::name), else the test's name, which
 /// libtest gives its thread, and the call's line), so builder tests replay their failures
@@ -367,7 +385,9 @@ pub(crate) fn note_untyped(types: &str) {
 }
 
 /// The panic message of a failure: quickcheck's first line (`[quickcheck] TEST FAILED ...
-/// Arguments: (...)`), then typefuzz's seed, statistics and regression file.
+/// Arguments: (...)`), then typefuzz's seed, statistics and regression file. Arguments longer
+/// than [`MAX_SHOWN`](typefuzz_engine::MAX_SHOWN) characters are elided
+/// ([`elide`](typefuzz_engine::elide)); the regression file replays them whole.
 ///
 /// ```
 /// # #[cfg(feature = "quickcheck1")] {
@@ -386,7 +406,7 @@ pub fn failure_message<T>(
     show: &dyn Fn(&T) -> String,
 ) -> String {
     let mut out = String::new();
-    let arguments = show(&failure.minimal);
+    let arguments = elide(&show(&failure.minimal));
     match failure.kind {
         FailureKind::Panic | FailureKind::Hang => {
             let _ = writeln!(
@@ -402,7 +422,7 @@ pub fn failure_message<T>(
             }
         }
     }
-    let original = format!("({})", show(&failure.original));
+    let original = format!("({})", elide(&show(&failure.original)));
     out.push_str(&failure.details(
         stats,
         &original,

@@ -30,10 +30,12 @@
 //! | --- | --- | --- |
 //! | `quickcheck1` / `quickcheck` (default) | 1.1 or later 1.x | 1.1.0 |
 //! | `quickcheck09` / `quickcheck09` | 0.9.x | 0.9.2 |
+//! | `quickcheck08` / `quickcheck08` | 0.8.x | 0.8.5 |
 //!
 //! `typefuzz::quickcheck!`, `QuickCheck` and `quickcheck(f)` stand for quickcheck 1.x when its
-//! feature is on, otherwise for 0.9, so a 0.9 suite enables `quickcheck09` only and changes the
-//! macro path alone. Both can be on in one build: [`v1`] and [`v0_9`] name each explicitly
+//! feature is on, otherwise for 0.9, otherwise for 0.8, so a 0.9 or 0.8 suite enables its
+//! feature only and changes the macro path alone. Several can be on in one build (the versions
+//! are distinct crates to cargo): [`v1`], [`v0_9`] and [`v0_8`] name each explicitly
 //! (`typefuzz::quickcheck::v0_9::quickcheck!`).
 //!
 //! # How a quickcheck property runs under typefuzz
@@ -41,10 +43,13 @@
 //! - **Seeds and resets come from `Arbitrary`**: each fresh input is `Arbitrary::arbitrary` on a
 //!   `Gen` of size `QUICKCHECK_GENERATOR_SIZE` (default 100) seeded from the engine's random
 //!   state, so a run is a function of its seed (`TYPEFUZZ_SEED`).
-//! - **Mutation is typed where it can be**: in `quickcheck!`, an argument tuple whose types all
-//!   implement `Mutate` is mutated by `Mutate` ([`genotype::Args`]); mutants are values of the
-//!   argument types (quickcheck's `Arbitrary` has no domain narrower than the type, except in
-//!   newtypes whose invariants a property should check with `TestResult::discard()`). Types
+//! - **Mutation is typed where it can be**: in `quickcheck!` on quickcheck 1.x, an argument
+//!   tuple whose types all implement `Mutate` is mutated by `Mutate` ([`genotype::Args`]);
+//!   mutants are values of the argument types (quickcheck 1.x's `Arbitrary` has no domain
+//!   narrower than the type, except in newtypes whose invariants a property should check with
+//!   `TestResult::discard()`). quickcheck 0.8 and 0.9 draw every value below the generator size
+//!   and suites rely on it, so there arguments are mutated through `Arbitrary` as below
+//!   ([`Version::SIZE_BOUNDED`](bridge::Version::SIZE_BOUNDED)). Types
 //!   that only implement `Arbitrary` need nothing more: they are mutated by regenerating and by
 //!   `Arbitrary::shrink` steps ([`genotype::Generated`]), with a one-line note on stderr
 //!   suggesting `#[derive(Mutate)]`. The builder and `quickcheck(f)`, generic functions that
@@ -65,9 +70,13 @@
 //!   it found under `target/typefuzz/corpus/` and starts from them next time
 //!   ([`Config::keep_seeds`](typefuzz_engine::Config::keep_seeds)).
 //! - **Failures** panic with quickcheck's `[quickcheck] TEST FAILED. Arguments: (...)` followed
-//!   by typefuzz's seed, statistics and the regression file, replayed first next time. The
-//!   macro names it after the test's path; the builder after [`Builder::name`], else the test
-//!   thread's name and the call's line.
+//!   by typefuzz's seed, statistics and the regression file, replayed first next time.
+//!   quickcheck keeps no file of its own, so it goes to the documented default,
+//!   `typefuzz-regressions/<name>.txt` beside the crate's `Cargo.toml` (or where
+//!   `TYPEFUZZ_REGRESSIONS` says). The macro names it after the test's path, and saves nothing
+//!   for a `#[should_panic]` property, whose failure is expected; the builder names it after
+//!   [`Builder::name`], else the test thread's name and the call's line. Arguments longer than
+//!   400 characters are elided in the message, never in the file.
 //!
 //! Through the `typefuzz` facade (feature `quickcheck` or `quickcheck09`) this crate is
 //! `typefuzz::quickcheck`: the macro is `typefuzz::quickcheck!`, the function API
@@ -76,15 +85,21 @@
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
 
-#[cfg(not(any(feature = "quickcheck1", feature = "quickcheck09")))]
+#[cfg(not(any(
+    feature = "quickcheck1",
+    feature = "quickcheck09",
+    feature = "quickcheck08"
+)))]
 compile_error!(
     "typefuzz-quickcheck needs a quickcheck version: enable feature `quickcheck1` (quickcheck \
-     1.x) or `quickcheck09` (quickcheck 0.9)"
+     1.x), `quickcheck09` (quickcheck 0.9) or `quickcheck08` (quickcheck 0.8)"
 );
 
 pub mod bridge;
 mod builder;
 pub mod genotype;
+#[cfg(feature = "quickcheck08")]
+pub mod v0_8;
 #[cfg(feature = "quickcheck09")]
 pub mod v0_9;
 #[cfg(feature = "quickcheck1")]
@@ -93,6 +108,11 @@ pub mod v1;
 pub use builder::{failure_message, Builder};
 pub use typefuzz_engine::DebugArgs;
 
+#[cfg(all(
+    feature = "quickcheck08",
+    not(any(feature = "quickcheck1", feature = "quickcheck09"))
+))]
+pub use v0_8::{quickcheck, QuickCheck};
 #[cfg(all(feature = "quickcheck09", not(feature = "quickcheck1")))]
 pub use v0_9::{quickcheck, QuickCheck};
 #[cfg(feature = "quickcheck1")]
@@ -121,29 +141,48 @@ pub mod __private {
         }
     }
 
+    /// The builder of a `quickcheck!` property, named after its test path (unnamed: saves and
+    /// replays nothing).
+    fn named<V: Version>(name: Option<&'static str>) -> Builder<V> {
+        let builder = Builder::<V>::new();
+        match name {
+            Some(name) => builder.name(name),
+            None => builder,
+        }
+    }
+
     pub trait RunTyped {
-        fn run(&self, name: &'static str);
+        fn run(&self, name: Option<&'static str>);
     }
 
     impl<V: Version, P: Property<V>> RunTyped for Probe<V, P>
     where
         P::Args: Mutate,
     {
-        fn run(&self, name: &'static str) {
-            let builder = Builder::<V>::new().name(name);
-            let report = builder.run::<P, Args<P::Args, V>>(&self.0);
-            builder.conclude(report);
+        fn run(&self, name: Option<&'static str>) {
+            let builder = named(name);
+            if V::SIZE_BOUNDED {
+                // Typed mutants would leave the domain the suite was written for.
+                let report = builder.run::<P, Generated<P::Args, V>>(&self.0);
+                builder.conclude(report);
+            } else {
+                let report = builder.run::<P, Args<P::Args, V>>(&self.0);
+                builder.conclude(report);
+            }
         }
     }
 
     pub trait RunGenerated {
-        fn run(&self, name: &'static str);
+        fn run(&self, name: Option<&'static str>);
     }
 
     impl<V: Version, P: Property<V>> RunGenerated for &Probe<V, P> {
-        fn run(&self, name: &'static str) {
-            note_untyped(std::any::type_name::<P::Args>());
-            let builder = Builder::<V>::new().name(name);
+        fn run(&self, name: Option<&'static str>) {
+            // On a size-bounded version a `Mutate` impl would not be used by the macro either.
+            if !V::SIZE_BOUNDED {
+                note_untyped(std::any::type_name::<P::Args>());
+            }
+            let builder = named(name);
             let report = builder.run::<P, Generated<P::Args, V>>(&self.0);
             builder.conclude(report);
         }
@@ -173,13 +212,23 @@ macro_rules! __typefuzz_quickcheck_with {
                 fn prop($($arg)*) $(-> $ret)? { $($body)* }
                 #[allow(unused_imports)]
                 use $crate::__private::{RunGenerated as _, RunTyped as _};
+                // A `#[should_panic]` property's failure is expected: nothing to save or replay
+                // (plain quickcheck writes no file either).
+                let expected_failure =
+                    false $(|| $crate::__typefuzz_quickcheck_with!(@should_panic $attr))*;
+                let name =
+                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($fn_name));
                 $crate::__typefuzz_quickcheck_with!(
-                    @run [$version]
-                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($fn_name)),
-                    prop [] $($arg)*
+                    @run [$version] (!expected_failure).then_some(name), prop [] $($arg)*
                 );
             }
         )*
+    };
+    (@should_panic [should_panic $($rest:tt)*]) => {
+        true
+    };
+    (@should_panic $attr:tt) => {
+        false
     };
     // One `_` per `:` at the top level of the argument list (patterns and types are skipped),
     // so `prop` is cast to a function pointer whose argument types the compiler fills in.
@@ -210,5 +259,14 @@ macro_rules! __typefuzz_quickcheck_v1 {
 macro_rules! __typefuzz_quickcheck_v0_9 {
     ($($input:tt)*) => {
         $crate::__typefuzz_quickcheck_with! { [$crate::v0_9::V0_9] $($input)* }
+    };
+}
+
+/// `quickcheck::quickcheck!` on quickcheck 0.8; see [`v0_8::quickcheck!`](crate::v0_8::quickcheck).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __typefuzz_quickcheck_v0_8 {
+    ($($input:tt)*) => {
+        $crate::__typefuzz_quickcheck_with! { [$crate::v0_8::V0_8] $($input)* }
     };
 }

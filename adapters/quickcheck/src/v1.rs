@@ -15,6 +15,7 @@ use crate::bridge::{impl_version, Version};
 pub enum V1 {}
 
 impl Version for V1 {
+    const SIZE_BOUNDED: bool = false;
     type Gen = quickcheck::Gen;
 
     fn gen(size: usize, seed: u64) -> quickcheck::Gen {

@@ -18,8 +18,10 @@
 //! (FxHash-style multiply-rotate, no allocation once the buffers have grown): typically a
 //! microsecond for a small model, more for states holding large collections.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::{Debug, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
 
 /// Distinct fingerprints remembered per run; past this, new ones are not told apart any more
 /// (the search still runs on the other feedback sources).
@@ -135,25 +137,88 @@ pub(crate) fn coarse_hash(text: &str) -> u64 {
     hash
 }
 
-/// The fingerprints seen so far in a run, and the buffer states are formatted into.
+/// The hasher of maps keyed by values that are hashes already (fingerprints, prefix keys): the
+/// key as is, where the default hasher would run SipHash over it again.
+#[derive(Default)]
+pub(crate) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = mix(self.0, u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A map keyed by a hash (see [`Prehashed`]).
+pub(crate) type PrehashedMap<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
+
+/// Component fingerprints cached per sequence prefix, at most (words; the cache starts afresh
+/// when full).
+const MAX_CACHED: usize = 1 << 20;
+
+/// The key of a choice-byte prefix: `prefix` is the key of the bytes before (0 at the start).
+/// The state a replay reaches is a function of the bytes it read, so the key names the state.
+pub(crate) fn prefix_key(prefix: u64, bytes: &[u8]) -> u64 {
+    let mut key = mix(prefix, bytes.len() as u64);
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        key = mix(key, u64::from_le_bytes(word));
+    }
+    key
+}
+
+/// The fingerprints seen so far in a run, the buffer states are formatted into, and the
+/// fingerprints of the states reached by the prefixes replayed so far.
+///
+/// Why the cache: mutants share most of their prefix with the sequence they came from (appending
+/// a command, redrawing the last one, mutating one command's bytes), and formatting and scanning
+/// the state after every step was the largest cost of a test (about 40% in a profile of the bank
+/// test). A prefix replayed before is a lookup.
 pub(crate) struct Fingerprints {
-    seen: HashSet<u64>,
+    seen: HashSet<u64, BuildHasherDefault<Prehashed>>,
     buffer: String,
+    cached: PrehashedMap<Range<usize>>,
+    arena: Vec<u64>,
 }
 
 impl Fingerprints {
     pub(crate) fn new() -> Self {
         Fingerprints {
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             buffer: String::new(),
+            cached: PrehashedMap::default(),
+            arena: Vec::new(),
         }
     }
 
-    /// Appends the component fingerprints of `state` to `out`.
-    pub(crate) fn of(&mut self, state: &impl Debug, out: &mut Vec<u64>) {
+    /// Appends the component fingerprints of `state`, the state the prefix `key` reaches (see
+    /// [`prefix_key`]), to `out`.
+    pub(crate) fn of(&mut self, key: u64, state: &impl Debug, out: &mut Vec<u64>) {
+        if let Some(range) = self.cached.get(&key) {
+            out.extend_from_slice(&self.arena[range.clone()]);
+            return;
+        }
         self.buffer.clear();
         let _ = write!(self.buffer, "{state:?}");
+        let start = out.len();
         components(&self.buffer, |fingerprint| out.push(fingerprint));
+        if self.arena.len() + (out.len() - start) > MAX_CACHED {
+            self.arena.clear();
+            self.cached.clear();
+        }
+        let cached = self.arena.len()..self.arena.len() + (out.len() - start);
+        self.arena.extend_from_slice(&out[start..]);
+        self.cached.insert(key, cached);
     }
 
     /// Remembers `fingerprint`; says whether it is new.
@@ -221,13 +286,17 @@ mod tests {
     fn insert_says_what_is_new() {
         let mut fingerprints = Fingerprints::new();
         let mut a = Vec::new();
-        fingerprints.of(&(1u8, "open"), &mut a);
+        fingerprints.of(1, &(1u8, "open"), &mut a);
         assert_eq!(a.len(), 1);
         assert!(fingerprints.insert(a[0]));
         assert!(!fingerprints.insert(a[0]));
         let mut b = Vec::new();
-        fingerprints.of(&(0u8, "open"), &mut b);
+        fingerprints.of(2, &(0u8, "open"), &mut b);
         assert!(fingerprints.insert(b[0]));
         assert_eq!(fingerprints.len(), 2);
+        // A prefix seen before is not formatted again: its cached fingerprints come back.
+        let mut c = Vec::new();
+        fingerprints.of(1, &"not formatted", &mut c);
+        assert_eq!(c, a);
     }
 }

@@ -104,10 +104,11 @@
 //!   on proptest's recording RNG.
 //! - **Mutation** appends a command at the end (queued sequences are valid, so it is drawn in
 //!   the state the sequence reached) or redraws the last one, inserts, deletes, duplicates and
-//!   swaps commands, splices runs of commands from
-//!   other interesting sequences (crossover), and mutates one command's bytes (its parameters,
-//!   or which command it is) or the initial state's. Sequences never grow past the size range's
-//!   maximum.
+//!   swaps commands, splices runs of commands from other interesting sequences (crossover),
+//!   copies a parameter from one command to another (a 4-byte word of choice bytes at the same
+//!   offset: a withdrawal gets a deposit's amount or account), and mutates one command's bytes
+//!   (its parameters, or which command it is) or the initial state's. Sequences never grow past
+//!   the size range's maximum.
 //! - **Replay re-checks `preconditions`** along the sequence. A sequence with a command that is
 //!   not enabled where it stands is a *discard*: it goes to the engine's discarded queue
 //!   (FuzzChick's two queues), it is not thrown away, and mutation may repair it.
@@ -118,17 +119,30 @@
 //!   are the sequence's structure features ([`Commands`]' `visit_structure`), so the engine
 //!   judges them like its other feedback and forgets them when it restarts a stagnated search.
 //!   The search climbs through the model's states even without instrumentation. Cost: one
-//!   `Debug` formatting and one scan of the text per step. The engine stops counting structure
+//!   `Debug` formatting and one scan of the text per step reaching a state by a choice-byte
+//!   prefix not replayed before (the fingerprints are cached per prefix; most mutants share
+//!   their prefix with the sequence they came from). The engine stops counting structure
 //!   features once another source finds something in a run, so under `cargo typefuzz test`
 //!   code coverage takes over from them, as do `typefuzz::cover!` and `target!` in your impls.
-//! - **Shrinking keeps sequences valid**: it deletes commands (half the sequence, then each
-//!   command from the back), then simplifies each command's and the initial state's bytes
-//!   towards zero (smaller parameters, earlier `prop_oneof!` alternatives); every candidate is
-//!   replayed with its preconditions, so a candidate with a disabled command is a discard and
-//!   never accepted. It is bounded by `max_shrink_time`/`max_shrink_iters` (typefuzz's
-//!   `TYPEFUZZ_SHRINK_TIME`, 30 s by default). The failure report prints the minimal sequence one
-//!   command per line with the reference state after each step, and per-command statistics
-//!   (generated, enabled, rejected by precondition).
+//! - **Shrinking keeps sequences valid** and does not stop where greedy deletion does. The
+//!   candidates, in order: the sequence's canonical bytes (each command's bytes cut to what its
+//!   strategy reads, zero wherever that decodes to the same commands); deletions (half the
+//!   sequence, each command from the back, adjacent pairs); *cascaded* deletions (a command and
+//!   the commands that depended on it, such as an `Open` and the later uses of its account);
+//!   *repaired* deletions, for bugs behind an exact quantity: when deleting `Withdraw(19)`
+//!   leaves money that disables the final `Close`, another command's choice bytes are bisected,
+//!   word by word, between values that stop the replay at different commands, until the whole
+//!   sequence is enabled (`Withdraw(149)` becomes `Withdraw(168)`), or the command where it
+//!   stops is switched to another kind (`Transfer(3, 4, x)` to an account whose `Open` was
+//!   deleted becomes `Withdraw(3, x)`); then simpler parameters (each command's and the
+//!   initial state's bytes towards zero: smaller values, earlier `prop_oneof!` alternatives).
+//!   Canonical bytes, cascades and repairs replay the model alone (at most 8192 replays and
+//!   500 ms each per shrink step). Every candidate is replayed with its preconditions, so a
+//!   candidate with a disabled command is a discard and never accepted. Shrinking is bounded
+//!   by `max_shrink_time`/`max_shrink_iters` (typefuzz's `TYPEFUZZ_SHRINK_TIME`, 30 s by
+//!   default). The failure report prints the minimal sequence one command per line with the
+//!   reference state after each step, and per-command statistics (generated, enabled, rejected
+//!   by precondition).
 //! - **Configuration, regression files and the corpus** work as for `typefuzz::proptest!`
 //!   (`ProptestConfig`, `PROPTEST_*`, then `TYPEFUZZ_*`): the regression file and the corpus
 //!   hold the encoded [`Commands`] and are replayed first. A disabled command is what
@@ -143,6 +157,7 @@
 #![allow(clippy::test_attr_in_doctest)]
 
 mod fingerprint;
+mod guided;
 mod machine;
 mod sequence;
 
@@ -235,6 +250,8 @@ pub fn run_with<M: StateMachineTest>(
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;
     sequence::clear_donors();
+    // Shrinking asks a model of its own for guided candidates (see `guided`).
+    let guided = guided::install(Model::<Reference<M>>::new(proptest));
     let report = typefuzz_engine::check(
         &config,
         |cx| generator.generate(cx),
@@ -243,7 +260,7 @@ pub fn run_with<M: StateMachineTest>(
             // `Commands::visit_structure`), which the engine observes after this call.
             let (replay, _) = model.replay(commands, true);
             match replay {
-                Replay::Disabled => Outcome::Discard,
+                Replay::Disabled { .. } => Outcome::Discard,
                 Replay::Valid(trace) => {
                     let transitions = trace.steps.into_iter().map(|(t, _)| t).collect();
                     M::test_sequential(test_config.clone(), trace.initial, transitions, None);
@@ -252,6 +269,7 @@ pub fn run_with<M: StateMachineTest>(
             }
         },
     );
+    drop(guided);
     sequence::clear_donors();
     let (minimal, original) = match &report.failure {
         Some(failure) => (

@@ -11,7 +11,8 @@ use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, Tes
 use proptest_state_machine::ReferenceStateMachine;
 use typefuzz_engine::Context;
 
-use crate::fingerprint::Fingerprints;
+use crate::fingerprint::{prefix_key, Fingerprints, PrehashedMap};
+use crate::guided::ShrinkModel;
 use crate::sequence::{self, Commands};
 
 /// Draws per command before fresh generation gives up on finding an enabled one and ends the
@@ -19,11 +20,16 @@ use crate::sequence::{self, Commands};
 const GENERATION_ATTEMPTS: usize = 256;
 /// Distinct command names counted; the rest are counted under `<other>`.
 const MAX_COMMAND_NAMES: usize = 64;
+/// Prefixes whose last command's kind is remembered, at most (the memory starts afresh when full).
+const MAX_CACHED_KINDS: usize = 1 << 18;
 /// Bytes appended to every choice sequence before it is replayed (see [`choices`]).
 const PADDING: usize = 4096;
 
+/// Choice bytes of one command (or initial state) placed before the padding without copying it.
+const ROOM: usize = 256;
+
 /// The padding: a fixed pseudo-random byte sequence (SplitMix64 from a constant seed).
-fn padding() -> &'static [u8; PADDING] {
+pub(crate) fn padding() -> &'static [u8; PADDING] {
     static PAD: std::sync::OnceLock<[u8; PADDING]> = std::sync::OnceLock::new();
     PAD.get_or_init(|| {
         let mut pad = [0u8; PADDING];
@@ -56,11 +62,23 @@ fn padding() -> &'static [u8; PADDING] {
 /// reads more than the command's bytes plus the padding (a collection of hundreds of values in
 /// one command) reaches the zeros again; such strategies are beyond what a command's choice
 /// sequence is made for.
+///
+/// `buffer` holds [`ROOM`] bytes then the padding, and `bytes` are written right before the
+/// padding, so the padding is copied into the buffer once, not once per command (`from_seed`
+/// still copies the whole slice).
 fn choices(buffer: &mut Vec<u8>, bytes: &[u8]) -> TestRng {
-    buffer.clear();
-    buffer.extend_from_slice(bytes);
-    buffer.extend_from_slice(padding());
-    TestRng::from_seed(RngAlgorithm::PassThrough, buffer)
+    if buffer.len() != ROOM + PADDING {
+        buffer.clear();
+        buffer.resize(ROOM, 0);
+        buffer.extend_from_slice(padding());
+    }
+    if bytes.len() <= ROOM {
+        let start = ROOM - bytes.len();
+        buffer[start..ROOM].copy_from_slice(bytes);
+        return TestRng::from_seed(RngAlgorithm::PassThrough, &buffer[start..]);
+    }
+    let data = [bytes, padding()].concat();
+    TestRng::from_seed(RngAlgorithm::PassThrough, &data)
 }
 
 /// How often one kind of command (a `Transition` variant, named by its `Debug` text up to the
@@ -147,15 +165,20 @@ impl<R: ReferenceStateMachine> fmt::Display for Trace<R> {
 pub(crate) enum Replay<R: ReferenceStateMachine> {
     /// Every command was enabled.
     Valid(Trace<R>),
-    /// A command was not enabled (or a strategy could not produce a value).
-    Disabled,
+    /// The command at index `at` was not enabled (or a strategy could not produce a value; `at`
+    /// is 0 when the initial state could not be produced).
+    Disabled { at: usize },
 }
 
 /// The model side of a run: decoding, statistics, fingerprints.
 pub(crate) struct Model<R> {
     config: ProptestConfig,
-    commands: HashMap<String, CommandStats>,
-    names: Vec<String>,
+    /// Per-command statistics, in the order the kinds were first seen.
+    commands: Vec<CommandStats>,
+    /// Each kind's index in `commands`, by name.
+    kinds: HashMap<String, usize>,
+    /// The kind of the last command of each prefix replayed (by prefix key).
+    kind_of_prefix: PrehashedMap<usize>,
     buffer: String,
     choice_buffer: Vec<u8>,
     /// The component fingerprints of the current replay (reused).
@@ -179,8 +202,9 @@ impl<R: ReferenceStateMachine> Model<R> {
         config.failure_persistence = None;
         Model {
             config,
-            commands: HashMap::new(),
-            names: Vec::new(),
+            commands: Vec::new(),
+            kinds: HashMap::new(),
+            kind_of_prefix: PrehashedMap::default(),
             buffer: String::new(),
             choice_buffer: Vec::new(),
             features: Vec::new(),
@@ -193,25 +217,22 @@ impl<R: ReferenceStateMachine> Model<R> {
         TestRunner::new_with_rng(self.config.clone(), rng)
     }
 
-    fn count(&mut self, transition: &R::Transition, enabled: bool) {
-        let name = variant_name(&mut self.buffer, transition);
-        let name = if self.commands.contains_key(name) || self.commands.len() < MAX_COMMAND_NAMES {
-            name
-        } else {
-            "<other>"
-        };
-        let stats = match self.commands.get_mut(name) {
-            Some(stats) => stats,
+    /// Counts `transition`, the command the prefix `key` ends with (see
+    /// [`prefix_key`](crate::fingerprint::prefix_key)). The command's kind is looked up by the
+    /// key when the prefix was replayed before, so its `Debug` text is formatted once.
+    fn count(&mut self, key: u64, transition: &R::Transition, enabled: bool) {
+        let kind = match self.kind_of_prefix.get(&key) {
+            Some(&kind) => kind,
             None => {
-                self.names.push(name.to_string());
-                self.commands
-                    .entry(name.to_string())
-                    .or_insert_with(|| CommandStats {
-                        name: name.to_string(),
-                        ..CommandStats::default()
-                    })
+                let kind = self.kind(transition);
+                if self.kind_of_prefix.len() >= MAX_CACHED_KINDS {
+                    self.kind_of_prefix.clear();
+                }
+                self.kind_of_prefix.insert(key, kind);
+                kind
             }
         };
+        let stats = &mut self.commands[kind];
         stats.generated += 1;
         if enabled {
             stats.enabled += 1;
@@ -220,12 +241,29 @@ impl<R: ReferenceStateMachine> Model<R> {
         }
     }
 
+    /// The index in `commands` of `transition`'s kind, added when new.
+    fn kind(&mut self, transition: &R::Transition) -> usize {
+        let name = variant_name(&mut self.buffer, transition);
+        let name = if self.kinds.contains_key(name) || self.kinds.len() < MAX_COMMAND_NAMES {
+            name
+        } else {
+            "<other>"
+        };
+        if let Some(&kind) = self.kinds.get(name) {
+            return kind;
+        }
+        let kind = self.commands.len();
+        self.kinds.insert(name.to_string(), kind);
+        self.commands.push(CommandStats {
+            name: name.to_string(),
+            ..CommandStats::default()
+        });
+        kind
+    }
+
     /// Per-command statistics, in the order the commands were first seen.
     pub(crate) fn command_stats(&self) -> Vec<CommandStats> {
-        self.names
-            .iter()
-            .filter_map(|name| self.commands.get(name).cloned())
-            .collect()
+        self.commands.clone()
     }
 
     /// Distinct state fingerprints seen.
@@ -241,38 +279,41 @@ impl<R: ReferenceStateMachine> Model<R> {
         let rng = choices(&mut self.choice_buffer, &commands.init);
         let mut runner = self.runner(rng);
         let Ok(tree) = R::init_state().new_tree(&mut runner) else {
-            return (Replay::Disabled, false);
+            return (Replay::Disabled { at: 0 }, false);
         };
         let initial = tree.current();
         let mut fingerprints = std::mem::take(&mut self.features);
         fingerprints.clear();
+        let mut key = prefix_key(0, &commands.init);
         if observe {
-            self.fingerprints.of(&initial, &mut fingerprints);
+            self.fingerprints.of(key, &initial, &mut fingerprints);
         }
         let mut state = initial.clone();
         let mut steps = Vec::with_capacity(commands.steps.len());
-        let mut valid = true;
-        for bytes in &commands.steps {
+        let mut disabled_at = None;
+        for (index, bytes) in commands.steps.iter().enumerate() {
             *runner.rng() = choices(&mut self.choice_buffer, bytes);
             let Ok(tree) = R::transitions(&state).new_tree(&mut runner) else {
-                valid = false;
+                disabled_at = Some(index);
                 break;
             };
             let transition = tree.current();
             let enabled = R::preconditions(&state, &transition);
+            key = prefix_key(key, bytes);
             if observe {
-                self.count(&transition, enabled);
+                self.count(key, &transition, enabled);
             }
             if !enabled {
-                valid = false;
+                disabled_at = Some(index);
                 break;
             }
             state = R::apply(state, &transition);
             if observe {
-                self.fingerprints.of(&state, &mut fingerprints);
+                self.fingerprints.of(key, &state, &mut fingerprints);
             }
             steps.push((transition, state.clone()));
         }
+        let valid = disabled_at.is_none();
         let salt = if valid { 0 } else { 0x9e37_79b9_7f4a_7c15 };
         let mut new = false;
         for fingerprint in &mut fingerprints {
@@ -286,10 +327,9 @@ impl<R: ReferenceStateMachine> Model<R> {
         if new && valid {
             sequence::donate(commands);
         }
-        let replay = if valid {
-            Replay::Valid(Trace { initial, steps })
-        } else {
-            Replay::Disabled
+        let replay = match disabled_at {
+            None => Replay::Valid(Trace { initial, steps }),
+            Some(at) => Replay::Disabled { at },
         };
         (replay, new)
     }
@@ -298,7 +338,27 @@ impl<R: ReferenceStateMachine> Model<R> {
     pub(crate) fn decode(&mut self, commands: &Commands) -> Option<Trace<R>> {
         match self.replay(commands, false).0 {
             Replay::Valid(trace) => Some(trace),
-            Replay::Disabled => None,
+            Replay::Disabled { .. } => None,
+        }
+    }
+}
+
+impl<R: ReferenceStateMachine> ShrinkModel for Model<R> {
+    fn first_disabled(&mut self, commands: &Commands) -> Option<usize> {
+        match self.replay(commands, false).0 {
+            Replay::Valid(_) => None,
+            Replay::Disabled { at } => Some(at),
+        }
+    }
+
+    fn describe(&mut self, commands: &Commands, out: &mut String) -> bool {
+        out.clear();
+        match self.replay(commands, false).0 {
+            Replay::Valid(trace) => {
+                let _ = write!(out, "{:?}", trace);
+                true
+            }
+            Replay::Disabled { .. } => false,
         }
     }
 }

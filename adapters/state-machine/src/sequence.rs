@@ -11,9 +11,11 @@
 
 use std::cell::RefCell;
 use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 
 use typefuzz_engine::codec::{Decoder, Encoder};
+
+use crate::fingerprint::prefix_key;
+use crate::guided;
 use typefuzz_engine::feedback::structure::Structure;
 use typefuzz_engine::{Context, Mutate, Operator};
 
@@ -107,8 +109,13 @@ thread_local! {
     static OBSERVED: RefCell<(u64, Vec<u64>)> = const { RefCell::new((0, Vec::new())) };
 }
 
+/// A 64-bit hash of `commands`, to tell the sequence replayed last from others.
 fn identity(commands: &Commands) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(commands)
+    let init = prefix_key(0, &commands.init);
+    commands
+        .steps
+        .iter()
+        .fold(init, |key, bytes| prefix_key(key, bytes))
 }
 
 /// Records `features` as what replaying `commands` reached (see [`Commands::visit_structure`]).
@@ -230,6 +237,26 @@ impl Commands {
         true
     }
 
+    /// Copies one 4-byte word of a command's choice bytes into another command at the same
+    /// offset: commands drawn by the same strategy read their parameters at the same offsets, so
+    /// this gives a command another's account, amount or key (`Withdraw(2, 37)` after
+    /// `Deposit(0, 512)` becomes `Withdraw(0, 37)` or `Withdraw(2, 512)`) — the equalities between
+    /// commands that state-machine bugs hide behind, which random bytes hit once in thousands.
+    /// Returns false when no two commands share a word.
+    fn copy_word(&mut self, cx: &mut Context) -> bool {
+        let len = self.steps.len();
+        let (to, from) = (cx.below(len), cx.below(len));
+        let words = self.steps[to].len().min(self.steps[from].len()) / 4;
+        if to == from || words == 0 {
+            return false;
+        }
+        cx.record(Operator::Duplicate);
+        let at = 4 * cx.below(words);
+        let word: [u8; 4] = self.steps[from][at..at + 4].try_into().expect("4 bytes");
+        self.steps[to][at..at + 4].copy_from_slice(&word);
+        true
+    }
+
     fn mutate_command(&mut self, cx: &mut Context) {
         cx.record(Operator::Element);
         let index = cx.below(self.steps.len());
@@ -275,6 +302,7 @@ impl Mutate for Commands {
             1,                            // the initial state's bytes
             if room > 0 { 6 } else { 0 }, // append
             2,                            // redraw the last command
+            if len >= 2 { 3 } else { 0 }, // a word copied between two commands
         ];
         match cx.weighted(&weights) {
             Some(0) => self.insert(cx),
@@ -289,6 +317,11 @@ impl Mutate for Commands {
             Some(5) => self.mutate_command(cx),
             Some(7) => self.append(cx),
             Some(8) => self.redraw_last(cx),
+            Some(9) => {
+                if !self.copy_word(cx) {
+                    self.mutate_command(cx);
+                }
+            }
             _ => {
                 cx.record(Operator::Recursive);
                 self.init.mutate(cx);
@@ -296,12 +329,17 @@ impl Mutate for Commands {
         }
     }
 
-    /// Deletions first (half the sequence, then each single command from the back, as
-    /// proptest-state-machine deletes, then adjacent pairs), then simpler parameters: each command's bytes zeroed,
-    /// halved in length, one byte zeroed or halved — front to back — then the initial state's.
-    /// Every candidate is shorter, or as long with bytes lexicographically smaller.
+    /// With the model a run installs (see `crate::guided`), first the sequence's canonical bytes
+    /// (the bytes each command reads, zero wherever that decodes the same). Then deletions: half
+    /// the sequence, each single command from the back (as proptest-state-machine deletes),
+    /// adjacent pairs, and with the model the cascaded and repaired deletions (a command deleted
+    /// with the commands that depended on it, or with another command's parameter mended). Then
+    /// simpler parameters: each command's bytes zeroed, halved in length, one byte zeroed or
+    /// halved — front to back — then the initial state's. Every candidate is shorter, or as long
+    /// with bytes lexicographically smaller, so greedy shrinking ends.
     fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
         let mut out = Vec::new();
+        out.extend(guided::canonical(self));
         let len = self.steps.len();
         if len >= 4 {
             out.push(Commands {
@@ -331,6 +369,8 @@ impl Mutate for Commands {
                 steps,
             });
         }
+        // Then the deletions that need another command deleted or mended with them.
+        guided::deletions(self, &mut out);
         for (index, bytes) in self.steps.iter().enumerate().take(SHRINK_COMMANDS) {
             for simpler in simpler_bytes(bytes) {
                 let mut steps = self.steps.clone();

@@ -2,7 +2,7 @@
 //! independent states (with its proptest and quickcheck versions) and the hand-written smart
 //! generator of `Generation.v`, the "upper bound" line.
 
-use super::machine::{Atom, Instr, Label, StackEntry, State};
+use super::{Atom, Instr, Label, StackEntry, State};
 use fastrand::Rng;
 use proptest::prelude::*;
 
@@ -309,15 +309,4 @@ pub fn naive_state_strategy() -> impl Strategy<Value = State> {
             stack,
             pc,
         })
-}
-
-/// quickcheck's naive states: [`naive_state`] seeded from the quickcheck generator.
-///
-/// No shrinking: the benchmark measures time to the first failure.
-impl quickcheck::Arbitrary for State {
-    fn arbitrary(g: &mut quickcheck::Gen) -> State {
-        naive_state(&mut Rng::with_seed(
-            <u64 as quickcheck::Arbitrary>::arbitrary(g),
-        ))
-    }
 }

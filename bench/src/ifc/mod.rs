@@ -1,15 +1,7 @@
-//! The FuzzChick information-flow-control stack machine (Hriţcu et al.; QuickChick
-//! `examples/ifc-basic` and branch `FuzzChick` `examples/fuzz-ifc`), its rule table with the 20
-//! rule-table mutants, indistinguishability and single-step noninterference (SSNI).
-//!
-//! Layout: [`machine`] (states and the step function), [`rules`] (the rule table and how the
-//! mutants are derived from it), [`indist`] (what a low observer sees), [`property`] (SSNI) and
-//! [`generate`] (FuzzChick's `(st, st)` seed, the naive pair, the hand-written smart generator,
-//! and the proptest / quickcheck baselines).
-//!
-//! Deviations from the Coq source, all forced by Rust and none visible to the property:
-//! integers are `i64` instead of `Z` (`Add` wraps; a pc of `i64::MAX` does not step);
-//! the stack is a `Vec` whose **last** element is the top.
+//! The FuzzChick information-flow-control stack machine, its 20 rule-table mutants and SSNI
+//! (all in [`typefuzz_bench_targets::ifc`], re-exported here), and [`generate`]: FuzzChick's
+//! `(st, st)` seed, the naive pair, the hand-written smart generator, and the proptest /
+//! quickcheck baselines.
 //!
 //! ```
 //! use typefuzz_bench::ifc::{ssni, Atom, Instr, Label, Rules, State};
@@ -28,14 +20,6 @@
 //! assert_eq!(ssni(&Rules::with_mutant(Some(7)), &st, &other), Verdict::Fail);
 //! ```
 
-mod coverage;
 pub mod generate;
-pub mod indist;
-pub mod machine;
-pub mod property;
-pub mod rules;
 
-pub use indist::{crop_top, indist_state};
-pub use machine::{exec, Atom, Instr, Label, StackEntry, State};
-pub use property::ssni;
-pub use rules::{Rules, MUTANT_COUNT};
+pub use typefuzz_bench_targets::ifc::*;

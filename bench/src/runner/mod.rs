@@ -5,25 +5,35 @@
 //! Modes (`cargo run --release -p typefuzz-bench -- <mode> [flags]`):
 //!
 //! - `quick`: the README demo — every IFC mutant, the BST tasks and the micro targets, one
-//!   trial, short caps, about a minute; ends with `<workload>: <strategy> found <n>/<total>`.
-//! - `full`: the protocol — 10 trials, 60 s cap, every strategy and ablation, all controls.
-//! - `throughput`: tests per second on a property without precondition.
-//! - `sancov`: the SanitizerCoverage line; only meaningful in an instrumented build (see
-//!   `tests/sancov.rs`).
+//!   trial, short caps, about a minute after the builds; ends with
+//!   `<workload>[ (<feedback>)]: <strategy> found <n>/<total>`. IFC and the micro targets are
+//!   run twice: with code coverage only (`IFC (coverage only): ...`, in an instrumented child
+//!   build, see [`instrumented`]) and with the hand-placed labels
+//!   (`IFC (hand-placed labels): ...`).
+//! - `full`: the protocol — 10 trials, 60 s cap, every strategy and ablation, all controls; the
+//!   instrumented lines are coverage only and coverage with comparison tracing.
+//! - `throughput`: tests and nodes per second on three properties without precondition,
+//!   against quickcheck and proptest ([`crate::throughput`]).
+//! - `sancov`: the instrumented lines themselves; only meaningful in an instrumented build (see
+//!   `tests/sancov.rs`), which `quick` and `full` make and run on their own. `--trace-compares`
+//!   names the build made with comparison tracing.
 //! - `historical`: real bugs of published crate releases ([`crate::historical`]), plain proptest,
 //!   the proptest drop-in and `typefuzz::check` on the derived types, 5 trials, 10 s caps; the
 //!   fixed releases are controls.
 //!
 //! Flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug controls, which
 //! always run to their cap), `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
-//! `--strategies a,b,...`, `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
+//! `--strategies a,b,...`, `--tasks a,b,...` (only these tasks, e.g. IFC mutants `3,17` or
+//! `correct` for the control), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
 //! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
 //! typefuzz size bound).
 
 mod historical;
+mod instrumented;
 mod report;
 mod stats;
 mod strategy;
+mod throughput;
 mod workloads;
 
 use std::io::Write as _;
@@ -31,6 +41,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use instrumented::Build;
+pub use instrumented::ARGS_VAR;
 pub(crate) use strategy::{Strategy, Trial};
 pub(crate) use workloads::{Job, Workload};
 
@@ -73,19 +85,24 @@ struct Options {
     /// Trials of the no-bug controls (`--control-trials`; default: `trials`).
     control_trials: Option<usize>,
     strategies: Option<Vec<Strategy>>,
+    /// `--tasks`: only the jobs with these task names.
+    tasks: Option<Vec<String>>,
     seed: u64,
     out: PathBuf,
     command: String,
+    /// In `sancov` mode, which instrumented build this process is (`--trace-compares`).
+    build: Build,
 }
 
 const USAGE: &str = "\
 usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--control-trials N]
                       [--cap SECONDS]
-                      [--only ifc|bst|micro|historical]... [--strategies a,b,...] [--seed N]
-                      [--out DIR] [--max-size N]
+                      [--only ifc|bst|micro|historical]... [--strategies a,b,...]
+                      [--tasks a,b,...] [--seed N]
+                      [--out DIR] [--max-size N] [--trace-compares (sancov mode)]
 strategies: proptest, proptest-dropin, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
             typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
-            typefuzz-sancov, smart-generator";
+            typefuzz-no-hint, typefuzz-sancov, smart-generator";
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut it = args.iter();
@@ -109,12 +126,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
         only: Vec::new(),
         control_trials: None,
         strategies: None,
+        tasks: None,
         seed: 0x7f4a_7c15,
         out: default_out(mode),
         command: format!(
             "cargo run --release -p typefuzz-bench -- {}",
             args.join(" ")
         ),
+        build: Build::Coverage,
     };
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
@@ -152,8 +171,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 let n: usize = value()?.parse().map_err(|e| format!("--max-size: {e}"))?;
                 strategy::MAX_SIZE_OVERRIDE.store(n, std::sync::atomic::Ordering::Relaxed);
             }
+            "--tasks" => {
+                options.tasks = Some(value()?.split(',').map(|t| t.trim().to_string()).collect());
+            }
             "--seed" => options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--out" => options.out = PathBuf::from(value()?),
+            "--trace-compares" if mode == Mode::Sancov => options.build = Build::Compares,
             other => return Err(format!("unknown flag `{other}`")),
         }
     }
@@ -198,7 +221,7 @@ pub fn run_cli(args: &[String]) -> i32 {
     // The SUTs may panic (that is a failure, counted by the loops); keep stderr for the status.
     std::panic::set_hook(Box::new(|_| {}));
     match options.mode {
-        Mode::Throughput => report::throughput(&options),
+        Mode::Throughput => throughput::run(&options),
         _ => run_jobs(&options),
     }
 }
@@ -253,13 +276,53 @@ fn run_jobs(options: &Options) -> i32 {
     } else {
         options.only.clone()
     };
-    let strategies = options
+    let mut strategies = options
         .strategies
         .clone()
         .unwrap_or_else(|| default_strategies(options.mode));
+    // The coverage-only lines: in `sancov` mode this process is the instrumented build (or says
+    // it is not); `quick` and `full` build and run it as a child first.
+    let mut instrumented_lines = Vec::new();
+    let mut instrumented_alarms = 0;
+    if options.mode == Mode::Sancov && !typefuzz::feedback::coverage::is_enabled() {
+        if strategies.contains(&Strategy::Sancov) {
+            for w in &workloads {
+                instrumented_lines.push(format!(
+                    "{} ({}): typefuzz NOT MEASURED: this build has no coverage instrumentation \
+                     (run it through `cargo typefuzz test`, see tests/sancov.rs)",
+                    w.name(),
+                    options.build.feedback_name()
+                ));
+            }
+            strategies.retain(|&s| s != Strategy::Sancov);
+        }
+    } else if matches!(options.mode, Mode::Quick | Mode::Full) {
+        for build in instrumented_builds(options) {
+            let (lines, alarms) = run_instrumented(options, build, &workloads);
+            instrumented_lines.extend(lines);
+            instrumented_alarms += alarms;
+        }
+        strategies.retain(|&s| s != Strategy::Sancov);
+    }
+    if strategies.is_empty() {
+        for line in &instrumented_lines {
+            println!("{line}");
+        }
+        return if options.mode == Mode::Sancov {
+            3
+        } else {
+            i32::from(instrumented_alarms > 0)
+        };
+    }
     let jobs = workloads::jobs(&workloads, options.mode == Mode::Full);
     let mut plan = Vec::new();
-    for job in &jobs {
+    let wanted = |job: &Job| {
+        options
+            .tasks
+            .as_ref()
+            .map_or(true, |tasks| tasks.contains(&job.task))
+    };
+    for job in jobs.iter().filter(|job| wanted(job)) {
         for &strategy in &strategies {
             if job.supports(strategy) {
                 let trials = match options.control_trials {
@@ -309,13 +372,91 @@ fn run_jobs(options: &Options) -> i32 {
     if let Err(error) = report::write_all(options, &rows, &summary, started.elapsed()) {
         eprintln!("typefuzz-bench: could not write the report: {error}");
     }
-    let false_alarms = summary.print_summary_lines(&strategies, &workloads);
+    for line in &instrumented_lines {
+        println!("{line}");
+    }
+    let false_alarms = instrumented_alarms
+        + summary.print_summary_lines(&strategies, &workloads, |w, s| line_name(options, w, s));
+    if options.mode == Mode::Quick && workloads.contains(&Workload::Micro) {
+        crate::cmplog::print(5, Duration::from_secs(1), options.seed);
+    }
     if false_alarms > 0 {
         eprintln!("typefuzz-bench: {false_alarms} control run(s) reported a failure");
         1
     } else {
         0
     }
+}
+
+/// The instrumented builds `quick` and `full` run as children: coverage only in `quick`, also
+/// comparison tracing in `full`; none when `--strategies` is given without `typefuzz-sancov`.
+fn instrumented_builds(options: &Options) -> Vec<Build> {
+    if options
+        .strategies
+        .as_ref()
+        .is_some_and(|s| !s.contains(&Strategy::Sancov))
+    {
+        return Vec::new();
+    }
+    match options.mode {
+        Mode::Quick => vec![Build::Coverage],
+        Mode::Full => vec![Build::Coverage, Build::Compares],
+        _ => Vec::new(),
+    }
+}
+
+/// Runs `build`'s child on the workloads it measures (IFC and the micro targets).
+fn run_instrumented(
+    options: &Options,
+    build: Build,
+    workloads: &[Workload],
+) -> (Vec<String>, usize) {
+    let measured: Vec<Workload> = workloads
+        .iter()
+        .copied()
+        .filter(|w| matches!(w, Workload::Ifc | Workload::Micro))
+        .collect();
+    if measured.is_empty() {
+        return (Vec::new(), 0);
+    }
+    let cap = cap_for(options, Workload::Ifc, Strategy::Sancov);
+    instrumented::run(&instrumented::Request {
+        build,
+        workloads: &measured,
+        trials: options.trials,
+        control_trials: options.control_trials,
+        tasks: options.tasks.as_deref(),
+        cap_seconds: cap.as_secs_f64(),
+        seed: options.seed,
+        out: &options.out,
+    })
+}
+
+/// A summary line's prefix and strategy name: the workload, with the feedback in parentheses
+/// where a typefuzz line's feedback is not what its strategy name says. On IFC and the micro
+/// targets the default lines run with hand-placed labels, and say so; the coverage-only line
+/// (`typefuzz-sancov`) reads `IFC (coverage only): typefuzz`.
+fn line_name(options: &Options, w: Workload, s: Strategy) -> (String, &'static str) {
+    let labelled =
+        matches!(w, Workload::Ifc | Workload::Micro) && s.labels() && s != Strategy::NoFeedback;
+    let instrumented = options.mode == Mode::Sancov;
+    let feedback = match (s, options.build) {
+        (Strategy::Sancov, build) => Some(build.feedback_name()),
+        _ if !labelled => None,
+        _ if !instrumented => Some("hand-placed labels"),
+        (_, Build::Coverage) => Some("coverage + hand-placed labels"),
+        (_, Build::Compares) => Some("coverage + value profile + hand-placed labels"),
+    };
+    let prefix = match feedback {
+        Some(feedback) => format!("{} ({feedback})", w.name()),
+        None => w.name().to_string(),
+    };
+    let name = if s == Strategy::Sancov {
+        "typefuzz"
+    } else {
+        s.name()
+    };
+    (prefix, name)
 }
 
 /// Trial `i`'s seed: distinct per trial, shared by the strategies (paired design).
@@ -372,4 +513,70 @@ fn status(
     let mut err = std::io::stderr().lock();
     let _ = write!(err, "\r\x1b[2K{line}");
     let _ = err.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(args: &[&str]) -> Options {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        parse(&args).expect("valid arguments")
+    }
+
+    #[test]
+    fn summary_lines_name_their_feedback() {
+        let quick = options(&["quick"]);
+        let name = |o: &Options, w, s| {
+            let (prefix, strategy) = line_name(o, w, s);
+            format!("{prefix}: {strategy}")
+        };
+        assert_eq!(
+            name(&quick, Workload::Ifc, Strategy::Typefuzz),
+            "IFC (hand-placed labels): typefuzz"
+        );
+        assert_eq!(
+            name(&quick, Workload::Micro, Strategy::TypefuzzFuzzChick),
+            "micro (hand-placed labels): typefuzz-fuzzchick"
+        );
+        assert_eq!(
+            name(&quick, Workload::Ifc, Strategy::Proptest),
+            "IFC: proptest"
+        );
+        assert_eq!(
+            name(&quick, Workload::Bst, Strategy::Typefuzz),
+            "BST: typefuzz"
+        );
+        let sancov = options(&["sancov"]);
+        assert_eq!(
+            name(&sancov, Workload::Ifc, Strategy::Sancov),
+            "IFC (coverage only): typefuzz"
+        );
+        assert_eq!(
+            name(&sancov, Workload::Ifc, Strategy::Typefuzz),
+            "IFC (coverage + hand-placed labels): typefuzz"
+        );
+        let compares = options(&["sancov", "--trace-compares"]);
+        assert_eq!(
+            name(&compares, Workload::Micro, Strategy::Sancov),
+            "micro (coverage + value profile): typefuzz"
+        );
+    }
+
+    #[test]
+    fn only_the_instrumented_mode_takes_trace_compares() {
+        let args = ["quick".to_string(), "--trace-compares".to_string()];
+        assert!(parse(&args).is_err());
+    }
+
+    #[test]
+    fn quick_and_full_run_the_instrumented_children_unless_left_out() {
+        assert_eq!(instrumented_builds(&options(&["quick"])), [Build::Coverage]);
+        assert_eq!(
+            instrumented_builds(&options(&["full"])),
+            [Build::Coverage, Build::Compares]
+        );
+        assert!(instrumented_builds(&options(&["full", "--strategies", "typefuzz"])).is_empty());
+        assert!(instrumented_builds(&options(&["sancov"])).is_empty());
+    }
 }

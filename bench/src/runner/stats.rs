@@ -234,10 +234,14 @@ impl Summary {
 
     /// Prints `<workload>: <strategy> found <n>/<total>` for every pair (and any false alarm);
     /// returns the number of control runs that reported a failure.
+    /// Prints `<workload>[ (<feedback>)]: <strategy> found <n>/<total>` per workload and
+    /// strategy, where `name` gives the line's prefix and strategy name; returns the number of
+    /// control runs that reported a failure.
     pub(crate) fn print_summary_lines(
         &self,
         strategies: &[Strategy],
         workloads: &[Workload],
+        name: impl Fn(Workload, Strategy) -> (String, &'static str),
     ) -> usize {
         let mut alarms = 0;
         for &w in workloads {
@@ -255,7 +259,8 @@ impl Summary {
                 } else {
                     format!(" (controls: {bad} FALSE ALARMS in {runs} runs)")
                 };
-                println!("{}: {} found {solved}/{total}{control}", w.name(), s.name());
+                let (prefix, strategy) = name(w, s);
+                println!("{prefix}: {strategy} found {solved}/{total}{control}");
             }
         }
         alarms

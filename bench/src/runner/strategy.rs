@@ -12,6 +12,7 @@ use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use typefuzz::{Config, Context, FeedbackSources, Mutate, Operators, Outcome, Report, Schedule};
 
+use crate::ifc::Recording;
 use crate::Verdict;
 
 /// A way of finding bugs.
@@ -37,6 +38,9 @@ pub(crate) enum Strategy {
     NoSubterm,
     /// Ablation: no feedback at all (labels off; coverage is off without instrumentation).
     NoFeedback,
+    /// Ablation, IFC: the labels that are branches of the code, without the hand-placed hint
+    /// (which parts of an indistinguishable pair differ).
+    NoHint,
     /// typefuzz defaults with SanitizerCoverage as the only feedback (needs `cargo typefuzz test`).
     Sancov,
     /// IFC only: the hand-written smart generator, generation only (the upper line).
@@ -44,7 +48,7 @@ pub(crate) enum Strategy {
 }
 
 impl Strategy {
-    pub(crate) const ALL: [Strategy; 12] = [
+    pub(crate) const ALL: [Strategy; 13] = [
         Strategy::Proptest,
         Strategy::ProptestDropIn,
         Strategy::Quickcheck,
@@ -55,6 +59,7 @@ impl Strategy {
         Strategy::NoDrop,
         Strategy::NoSubterm,
         Strategy::NoFeedback,
+        Strategy::NoHint,
         Strategy::Sancov,
         Strategy::Smart,
     ];
@@ -71,6 +76,7 @@ impl Strategy {
             Strategy::NoDrop => "typefuzz-no-drop",
             Strategy::NoSubterm => "typefuzz-no-subterm",
             Strategy::NoFeedback => "typefuzz-no-feedback",
+            Strategy::NoHint => "typefuzz-no-hint",
             Strategy::Sancov => "typefuzz-sancov",
             Strategy::Smart => "smart-generator",
         }
@@ -114,7 +120,7 @@ impl Strategy {
             Strategy::TypefuzzFuzzChick => base
                 .with_schedule(Schedule::FuzzChick)
                 .with_operators(Operators::fuzzchick()),
-            Strategy::Typefuzz => base,
+            Strategy::Typefuzz | Strategy::NoHint => base,
             Strategy::NoGrow => base.with_operators(no(|o| o.grow = 0)),
             Strategy::NoDrop => base.with_operators(no(|o| o.drop = 0)),
             Strategy::NoSubterm => base.with_operators(no(|o| o.subterm = 0)),
@@ -143,6 +149,11 @@ pub(crate) struct Trial {
     pub(crate) counterexample: String,
     /// Coverage counters hit (typefuzz only; 0 without instrumentation).
     pub(crate) coverage_points: u64,
+    /// Coverage features (counter x hit-count bucket) seen (typefuzz only).
+    pub(crate) coverage_features: u64,
+    /// Seeds kept, and restarts of the search (typefuzz only).
+    pub(crate) seeds_found: u64,
+    pub(crate) restarts: u64,
 }
 
 impl Trial {
@@ -190,6 +201,12 @@ where
     T: Mutate + Debug + Hash + Clone,
 {
     let labels = strategy.labels();
+    // The IFC labels are recorded per thread; trials run on their own thread.
+    crate::ifc::record_labels(match strategy {
+        _ if !labels => Recording::Off,
+        Strategy::NoHint => Recording::Branches,
+        _ => Recording::All,
+    });
     let property = |x: &T| (problem.property)(x, labels);
     match strategy {
         Strategy::Proptest => {
@@ -271,6 +288,9 @@ fn trial_from_report<T: Debug>(report: &Report<T>) -> Trial {
         discarded: stats.discards,
         unique_valid: Some(stats.unique_valid),
         coverage_points: stats.coverage_points,
+        coverage_features: stats.coverage_features,
+        seeds_found: stats.seeds_found,
+        restarts: stats.restarts,
         ..Trial::default()
     };
     if let Some(failure) = &report.failure {

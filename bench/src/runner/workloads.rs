@@ -88,7 +88,7 @@ impl Job {
     /// historical bugs compare proptest, its drop-in and typefuzz, without quickcheck).
     pub(crate) fn supports(&self, strategy: Strategy) -> bool {
         match strategy {
-            Strategy::Smart => self.workload == Workload::Ifc,
+            Strategy::Smart | Strategy::NoHint => self.workload == Workload::Ifc,
             Strategy::Quickcheck => self.workload != Workload::Historical,
             _ => true,
         }
@@ -129,6 +129,7 @@ fn ifc_problem(rules: Rules) -> Problem<(State, State)> {
         strategy: || (igen::naive_state_strategy(), igen::naive_state_strategy()).boxed(),
         smart: Some(igen::smart_pair),
         max_size: IFC_MAX_SIZE,
+        // Which labels are recorded is set per trial (`run_trial`).
         property: Box::new(move |(a, b), _labels| ifc::ssni(&rules, a, b)),
     }
 }
@@ -384,24 +385,12 @@ pub(crate) fn micro_jobs() -> Vec<Job> {
         micro_job(
             "bad!",
             "input starts with b, a, d, !",
-            bytes_problem(|x, l| {
-                if l {
-                    branches::bad::<true>(x)
-                } else {
-                    branches::bad::<false>(x)
-                }
-            }),
+            bytes_problem(|x, l| branches::entry::bad(l, x)),
         ),
         micro_job(
             "ok-trap",
             "bad! with a competing ok branch",
-            bytes_problem(|x, l| {
-                if l {
-                    branches::bad_or_ok::<true>(x)
-                } else {
-                    branches::bad_or_ok::<false>(x)
-                }
-            }),
+            bytes_problem(|x, l| branches::entry::bad_or_ok(l, x)),
         ),
         micro_job(
             "dan-luu",
@@ -412,36 +401,18 @@ pub(crate) fn micro_jobs() -> Vec<Job> {
                 strategy: || proptest::collection::vec(any::<i32>(), 0..=MICRO_MAX_LEN).boxed(),
                 smart: None,
                 max_size: MICRO_MAX_LEN,
-                property: Box::new(|x: &Vec<i32>, l| {
-                    if l {
-                        branches::dan_luu::<true>(x)
-                    } else {
-                        branches::dan_luu::<false>(x)
-                    }
-                }),
+                property: Box::new(|x: &Vec<i32>, l| branches::entry::dan_luu(l, x)),
             },
         ),
         micro_job(
             "enum-forward",
             "fuzzcheck's enum vector, checked in index order",
-            enum_problem(|x, l| {
-                if l {
-                    branches::enum_vector_forward::<true>(x)
-                } else {
-                    branches::enum_vector_forward::<false>(x)
-                }
-            }),
+            enum_problem(|x, l| branches::entry::enum_vector_forward(l, x)),
         ),
         micro_job(
             "enum-reverse",
             "fuzzcheck's enum vector, checked from index 6 down",
-            enum_problem(|x, l| {
-                if l {
-                    branches::enum_vector_reverse::<true>(x)
-                } else {
-                    branches::enum_vector_reverse::<false>(x)
-                }
-            }),
+            enum_problem(|x, l| branches::entry::enum_vector_reverse(l, x)),
         ),
     ]
 }

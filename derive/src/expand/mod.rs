@@ -3,6 +3,7 @@
 mod codec;
 mod fingerprint;
 mod generate;
+mod leaves;
 mod mutate;
 mod shrink;
 mod structure;
@@ -26,6 +27,7 @@ pub fn expand(container: &Container) -> TokenStream {
     let subterms = subterms::expand(container);
     let fingerprint = fingerprint::expand(container);
     let structure = structure::expand(container);
+    let leaves = leaves::expand(container);
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
@@ -60,6 +62,8 @@ pub fn expand(container: &Container) -> TokenStream {
                 #subterms
 
                 #structure
+
+                #leaves
             }
         };
     }

@@ -2,6 +2,8 @@
 //! input's codec bytes and named by their hex SHA-1 — so corpora move between typefuzz runs and
 //! `cargo fuzz` runs of a `typefuzz::fuzz_target!` unchanged.
 
+use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +15,8 @@ pub(crate) struct DiskCorpus {
     dir: PathBuf,
     /// Whether a write already failed (reported once, then silent).
     write_failed: bool,
+    /// The file names this run has loaded or written: what [`load_new`](Self::load_new) skips.
+    known: HashSet<OsString>,
 }
 
 impl DiskCorpus {
@@ -20,12 +24,30 @@ impl DiskCorpus {
         DiskCorpus {
             dir: dir.to_path_buf(),
             write_failed: false,
+            known: HashSet::new(),
         }
     }
 
     /// Every input in the directory, in file-name order (so runs are deterministic). Unreadable
     /// or oversized files are reported on stderr and skipped; a missing directory is empty.
-    pub(crate) fn load(&self) -> Vec<Vec<u8>> {
+    pub(crate) fn load(&mut self) -> Vec<Vec<u8>> {
+        self.read(|_| true)
+    }
+
+    /// The inputs of the files that appeared since the last [`load`](Self::load) or `load_new`
+    /// and that this run did not write itself: the seeds other processes (workers sharing the
+    /// directory) found meanwhile. A rescan by file name: the cost is one directory listing
+    /// plus the new files.
+    pub(crate) fn load_new(&mut self) -> Vec<Vec<u8>> {
+        let known = std::mem::take(&mut self.known);
+        let inputs = self.read(|name| !known.contains(name));
+        self.known.extend(known);
+        inputs
+    }
+
+    /// The inputs of the directory's files whose name passes `wanted`, in file-name order; every
+    /// file read becomes known.
+    fn read(&mut self, wanted: impl Fn(&OsString) -> bool) -> Vec<Vec<u8>> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
@@ -37,19 +59,17 @@ impl DiskCorpus {
                 return Vec::new();
             }
         };
-        let mut paths: Vec<PathBuf> = entries
+        let mut names: Vec<OsString> = entries
             .filter_map(Result::ok)
-            .map(|entry| entry.path())
-            // Temporary files of an interrupted atomic write start with a dot.
-            .filter(|path| {
-                !path
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            })
+            .map(|entry| entry.file_name())
+            // Temporary files of an atomic write (in progress or interrupted) start with a dot.
+            .filter(|name| !name.to_string_lossy().starts_with('.') && wanted(name))
             .collect();
-        paths.sort();
-        let mut inputs = Vec::with_capacity(paths.len());
-        for path in paths {
+        names.sort();
+        let mut inputs = Vec::with_capacity(names.len());
+        for name in names {
+            let path = self.dir.join(&name);
+            self.known.insert(name);
             if fs::metadata(&path).is_ok_and(|meta| meta.is_dir()) {
                 continue;
             }
@@ -66,7 +86,9 @@ impl DiskCorpus {
         if self.write_failed {
             return;
         }
-        let path = self.dir.join(sha1_hex(bytes));
+        let name = sha1_hex(bytes);
+        let path = self.dir.join(&name);
+        self.known.insert(name.into());
         if path.exists() {
             return;
         }
@@ -78,5 +100,37 @@ impl DiskCorpus {
                 self.dir.display()
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_new_returns_only_files_another_process_wrote_since() {
+        let dir = std::env::temp_dir().join(format!("typefuzz-disk-new-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut other = DiskCorpus::new(&dir);
+        other.save(b"first");
+        let mut mine = DiskCorpus::new(&dir);
+        assert_eq!(mine.load(), [b"first".to_vec()]);
+        assert!(mine.load_new().is_empty(), "already loaded");
+        mine.save(b"mine");
+        other.save(b"second");
+        other.save(b"third");
+        fs::write(dir.join(".partial.tmp-1-2"), b"in progress").unwrap();
+        assert_eq!(
+            mine.load_new(),
+            [b"second".to_vec(), b"third".to_vec()]
+                .into_iter()
+                .map(|bytes| (sha1_hex(&bytes), bytes))
+                .collect::<std::collections::BTreeMap<_, _>>()
+                .into_values()
+                .collect::<Vec<_>>(),
+            "in file-name order, without its own file or temporaries"
+        );
+        assert!(mine.load_new().is_empty(), "each file once");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -38,6 +38,8 @@ pub(crate) struct Seed<T> {
     pub(crate) size: u32,
     /// Which list of its queue holds it (kept up to date by [`Queues`]).
     place: Place,
+    /// The comparisons its run logged and the input-to-state candidates they offer, if any.
+    pub(crate) comparisons: Option<Box<crate::feedback::cmplog::SeedComparisons>>,
 }
 
 /// The two lists of a [`Queue`].
@@ -76,6 +78,7 @@ impl<T> Seed<T> {
             features,
             size,
             place: Place::Fresh,
+            comparisons: None,
         }
     }
 

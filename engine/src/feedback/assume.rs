@@ -227,6 +227,7 @@ pub fn boolean(truth: bool) -> f64 {
 /// ```
 #[inline]
 pub fn le(truth: bool, a: Option<Number>, b: Option<Number>) -> f64 {
+    log_integers(a, b);
     clamp(truth, a.zip(b).map(|(a, b)| b.difference(a)))
 }
 
@@ -239,6 +240,7 @@ pub fn le(truth: bool, a: Option<Number>, b: Option<Number>) -> f64 {
 /// ```
 #[inline]
 pub fn lt(truth: bool, a: Option<Number>, b: Option<Number>) -> f64 {
+    log_integers(a, b);
     clamp(
         truth,
         a.zip(b).map(|(a, b)| {
@@ -263,6 +265,7 @@ pub fn lt(truth: bool, a: Option<Number>, b: Option<Number>) -> f64 {
 /// ```
 #[inline]
 pub fn eq(truth: bool, a: Option<Number>, b: Option<Number>) -> f64 {
+    log_integers(a, b);
     clamp(truth, a.zip(b).map(|(a, b)| -b.difference(a).abs()))
 }
 
@@ -278,5 +281,21 @@ pub fn not(score: f64) -> f64 {
         -1.0
     } else {
         -score
+    }
+}
+
+/// Logs an integer comparison for input-to-state mutation ([`cmplog`](super::cmplog)): the
+/// operands as 64-bit two's complement (a narrower leaf holding `-3` still matches `-3`).
+///
+/// `sometimes!` calls it directly (it does not score).
+///
+/// ```
+/// use typefuzz::feedback::assume::{log_integers, Number::Int};
+/// log_integers(Some(Int(-3)), Some(Int(500))); // a no-op outside a property call
+/// ```
+#[inline]
+pub fn log_integers(a: Option<Number>, b: Option<Number>) {
+    if let (Some(Number::Int(a)), Some(Number::Int(b))) = (a, b) {
+        super::cmplog::record_integers(a as u64, b as u64, 8);
     }
 }

@@ -22,6 +22,7 @@
 pub mod coverage;
 
 pub mod assume;
+pub mod cmplog;
 pub mod labels;
 pub mod structure;
 pub mod targets;

@@ -110,11 +110,13 @@ pub(crate) fn begin_run() {
         assumes.clear();
         *active = true;
     });
+    super::cmplog::begin_run();
 }
 
 /// Stops recording on this thread (what the property did stays readable).
 pub(crate) fn end_run() {
     LAST_RUN.with(|cell| cell.borrow_mut().active = false);
+    super::cmplog::end_run();
 }
 
 /// Reads what the last call recorded.

@@ -88,7 +88,7 @@ pub(crate) struct Feedback {
 impl Feedback {
     pub(crate) fn new(mut sources: FeedbackSources) -> Self {
         if sources.coverage && !coverage::is_enabled() {
-            coverage::warn_once_if_disabled();
+            // Said with the first status line of a long run (`StatusLine::tick`), not here.
             sources.coverage = false;
         }
         let counters = if sources.coverage {
@@ -242,7 +242,7 @@ impl Feedback {
             &mut self.discovered,
         );
         let (mut new_features, mut new_points) = (0u32, 0u64);
-        coverage::for_each_hit(|index, bucket| {
+        coverage::drain_hits(|index, bucket| {
             if index >= seen.len() {
                 // Counters registered after the run started (a lazily loaded module): grow.
                 seen.resize(index + 1, 0);

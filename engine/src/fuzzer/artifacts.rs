@@ -75,10 +75,19 @@ impl RunArtifacts {
     }
 
     /// The corpus directory's inputs, loaded after the regressions.
-    pub(crate) fn corpus_inputs(&self) -> Vec<Vec<u8>> {
+    pub(crate) fn corpus_inputs(&mut self) -> Vec<Vec<u8>> {
         self.corpus
-            .as_ref()
+            .as_mut()
             .map(DiskCorpus::load)
+            .unwrap_or_default()
+    }
+
+    /// The corpus directory's inputs written by other processes since the last look (workers
+    /// sharing the directory: see [`workers`](crate::workers)).
+    pub(crate) fn corpus_new_inputs(&mut self) -> Vec<Vec<u8>> {
+        self.corpus
+            .as_mut()
+            .map(DiskCorpus::load_new)
             .unwrap_or_default()
     }
 
@@ -215,7 +224,7 @@ mod tests {
             artifacts.regression_path(),
             Some(dir.join("regressions.txt"))
         );
-        let next = RunArtifacts::open::<u8>(&config, 2);
+        let mut next = RunArtifacts::open::<u8>(&config, 2);
         assert_eq!(next.regression_inputs::<u8>(), [vec![1]]);
         assert!(
             next.regression_inputs::<u16>().is_empty(),

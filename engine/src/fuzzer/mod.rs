@@ -60,6 +60,7 @@ use crate::feedback::{Feedback, Novelty};
 use crate::schedule::{Pick, Scheduler};
 use crate::shrink;
 use crate::stats::Tally;
+use crate::workers::{self, Role, Worker};
 use crate::{
     Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
 };
@@ -102,7 +103,21 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
-    Fuzzer::new(config, generate, property).run()
+    match workers::role(config) {
+        Role::Single => Fuzzer::new(config, generate, property).run(),
+        Role::Parent(parent) => parent.run(config, |config| {
+            Fuzzer::new(config, generate, property).run()
+        }),
+        Role::Worker(worker) => {
+            let config = worker.config(config);
+            let mut fuzzer = Fuzzer::new(&config, generate, property);
+            fuzzer.worker = Some(worker.clone());
+            let report = fuzzer.run();
+            worker.finish(&report);
+            report
+        }
+        Role::Skip => workers::skipped(),
+    }
 }
 
 /// A failing test, before shrinking.
@@ -126,6 +141,8 @@ struct Fuzzer<'c, T, G, P, R> {
     tally: Tally,
     /// Operators applied to build the current test.
     applied: Vec<Operator>,
+    /// Set when this process is one of several workers on the property (`TYPEFUZZ_JOBS`).
+    worker: Option<Worker>,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -152,6 +169,7 @@ where
             feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.progress),
             applied: Vec::new(),
+            worker: None,
             _returns: PhantomData,
         }
     }
@@ -167,6 +185,9 @@ where
                 break;
             }
             if let Some(failed) = self.fuzz_one() {
+                return self.report_failure(failed);
+            }
+            if let Some(failed) = self.sync_with_workers() {
                 return self.report_failure(failed);
             }
             if self.scheduler.restart_if_stagnated() {
@@ -206,6 +227,23 @@ where
         None
     }
 
+    /// Under `TYPEFUZZ_JOBS`, about once a second: publishes this worker's statistics and runs
+    /// the seeds the other workers saved since (see [`workers`]), keeping the interesting ones.
+    fn sync_with_workers(&mut self) -> Option<Failed<T>> {
+        let worker = self.worker.as_mut()?;
+        if !worker.due(self.tally.stats.tests) {
+            return None;
+        }
+        worker.publish(&self.tally.stats);
+        for bytes in self.artifacts.corpus_new_inputs() {
+            self.tally.stats.seeds_imported += 1;
+            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None) {
+                return Some(failed);
+            }
+        }
+        None
+    }
+
     /// One test: ask the schedule what to run, build the input, run it.
     fn fuzz_one(&mut self) -> Option<Failed<T>> {
         let feedback = &self.feedback;
@@ -232,10 +270,17 @@ where
                 seed, mutations, ..
             } => {
                 stats.mutated += 1;
-                let mut value = self.scheduler.queues().seed(seed).value.clone();
-                for _ in 0..mutations {
-                    let applied = self.cx.mutate(&mut value);
-                    self.applied.extend_from_slice(applied);
+                let seed = self.scheduler.queues().seed(seed);
+                let mut value = seed.value.clone();
+                // Input-to-state first: the seed's logged comparisons, one candidate per pick.
+                let comparisons = seed.comparisons.as_deref();
+                if comparisons.is_some_and(|c| c.mutate(&mut value, &mut self.cx)) {
+                    self.applied.extend_from_slice(self.cx.trace());
+                } else {
+                    for _ in 0..mutations {
+                        let applied = self.cx.mutate(&mut value);
+                        self.applied.extend_from_slice(applied);
+                    }
                 }
                 value
             }
@@ -304,7 +349,7 @@ where
         } else {
             QueueKind::Discarded
         };
-        let seed = Seed::new(
+        let mut seed = Seed::new(
             input,
             lineage,
             depth,
@@ -312,6 +357,7 @@ where
             self.feedback.discovered().to_vec(),
             u32::try_from(bytes.len()).unwrap_or(u32::MAX),
         );
+        seed.comparisons = crate::feedback::cmplog::take_for_seed();
         self.scheduler.admit(kind, seed, &mut self.cx);
     }
 
@@ -436,7 +482,7 @@ where
 }
 
 /// A seed for runs without one: different on every run (the report prints it for replay).
-fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u128(

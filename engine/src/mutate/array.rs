@@ -11,6 +11,7 @@
 use super::vec::{can_descend, mutate_child, position, same_encoding};
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -90,6 +91,15 @@ impl<T: Mutate, const N: usize> Mutate for [T; N] {
         const TYPE: u64 = token("array");
         for (index, element) in self.iter().enumerate() {
             structure.child(TYPE, position(index, N), element);
+        }
+    }
+
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        for element in self {
+            element.visit_leaves(leaves);
+            if leaves.is_done() {
+                return;
+            }
         }
     }
 }

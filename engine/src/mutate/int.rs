@@ -24,6 +24,7 @@
 //! ```
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{integer_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -199,6 +200,18 @@ macro_rules! int_impls {
                 let negative = x < 0;
                 let class = integer_class(x.abs_diff(0) as u128, negative, x == <$t>::MAX, x == <$t>::MIN);
                 structure.node(mix(TYPE, class));
+            }
+
+            fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+                // 128-bit values take part through their low 64 bits, the widest comparison
+                // the instrumentation reports.
+                const WIDTH: u8 = if core::mem::size_of::<$t>() < 8 { core::mem::size_of::<$t>() as u8 } else { 8 };
+                const SHIFT: u32 = 64 - 8 * WIDTH as u32;
+                let bits = (*self as u64) << SHIFT >> SHIFT;
+                if let Some(new) = leaves.integer(bits, WIDTH) {
+                    // Signed types sign-extend the replacement from their width.
+                    *self = if $signed { ((new << SHIFT) as i64 >> SHIFT) as $t } else { new as $t };
+                }
             }
         }
 

@@ -33,6 +33,7 @@ pub use context::{Context, Operators};
 pub use operator::Operator;
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
 
@@ -149,5 +150,25 @@ pub trait Mutate: Clone + Sized {
     /// ```
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         let _ = structure;
+    }
+
+    /// Reports the typed leaves of `self` — integers, `char`s, `bool`s, collection lengths,
+    /// enum variants and strings — in a fixed order to the input-to-state feedback, and writes
+    /// the replacement a leaf method returns (see [`feedback::cmplog`](crate::feedback::cmplog)).
+    /// After a replacement (`leaves.is_done()`), stop visiting.
+    ///
+    /// The default reports nothing, which is always correct (the comparisons the property makes
+    /// are then never fed back into such values); `#[derive(Mutate)]` and the standard types
+    /// override it.
+    ///
+    /// ```
+    /// use typefuzz::feedback::cmplog::{candidates, Log, Replacement};
+    /// // The property compared 300 with 7 (say `x == 7`): the leaf holding 300 may become 7.
+    /// let log = Log::from_pairs(&[(300, 7, 2)]);
+    /// let found = candidates(&mut Some(300u16), &log);
+    /// assert_eq!(found[0].value, Replacement::Integer(7));
+    /// ```
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        let _ = leaves;
     }
 }

@@ -51,11 +51,14 @@ pub enum Operator {
     Crossover,
     /// A user-supplied mutator (`#[mutate(with = ...)]` or a hand-written impl).
     Custom,
+    /// Input-to-state: a typed leaf takes the other operand of a comparison it fed
+    /// ([`feedback::cmplog`](crate::feedback::cmplog)).
+    CmpLog,
 }
 
 impl Operator {
     /// Number of operators.
-    pub const COUNT: usize = 18;
+    pub const COUNT: usize = 19;
 
     /// Every operator, in declaration order (index = `op as usize`).
     pub const ALL: [Operator; Operator::COUNT] = [
@@ -77,6 +80,7 @@ impl Operator {
         Operator::Element,
         Operator::Crossover,
         Operator::Custom,
+        Operator::CmpLog,
     ];
 
     /// A short stable name (`"subterm"`, `"bit-flip"`, ...), used in reports and CSV output.
@@ -104,6 +108,7 @@ impl Operator {
             Operator::Element => "element",
             Operator::Crossover => "crossover",
             Operator::Custom => "custom",
+            Operator::CmpLog => "cmplog",
         }
     }
 }

@@ -12,6 +12,7 @@
 
 use super::vec::{can_descend, mutate_child};
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -137,6 +138,24 @@ impl<T: Mutate> Mutate for Option<T> {
             Some(payload) => {
                 structure.node(SOME);
                 structure.child(SOME, 0, payload);
+            }
+        }
+    }
+
+    /// The variant (`None` is 0, `Some` 1), then the payload.
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        match leaves.variant(u64::from(self.is_some()), 2) {
+            Some(0) => *self = None,
+            Some(_) => {
+                let cx = leaves.context();
+                let size = cx.size();
+                *self = Some(cx.descend(size, T::generate));
+            }
+            None => {}
+        }
+        if let Some(payload) = self {
+            if !leaves.is_done() {
+                payload.visit_leaves(leaves);
             }
         }
     }

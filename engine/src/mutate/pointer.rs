@@ -7,6 +7,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
@@ -49,6 +50,10 @@ impl<T: Mutate> Mutate for Box<T> {
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         (**self).visit_structure(structure);
+    }
+
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        (**self).visit_leaves(leaves);
     }
 }
 

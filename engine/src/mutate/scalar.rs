@@ -8,6 +8,7 @@
 //! - `()`: a single value, nothing to shrink.
 
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{mix, token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -56,6 +57,12 @@ impl Mutate for bool {
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         const TYPE: u64 = token("bool");
         structure.node(mix(TYPE, u64::from(*self)));
+    }
+
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        if let Some(new) = leaves.integer(u64::from(*self), 1) {
+            *self = new != 0;
+        }
     }
 }
 
@@ -209,6 +216,15 @@ impl Mutate for char {
             _ => 5 + c.len_utf8() as u64,
         };
         structure.node(mix(TYPE, class));
+    }
+
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        // A replacement that is not a scalar value (a surrogate, or above U+10FFFF) is ignored.
+        if let Some(new) = leaves.integer(u64::from(*self), 4) {
+            if let Some(c) = u32::try_from(new).ok().and_then(char::from_u32) {
+                *self = c;
+            }
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use super::vec::{
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -184,6 +185,15 @@ impl Mutate for String {
         }
         if let Some(last) = self.chars().next_back() {
             structure.child(TYPE, 1, &last);
+        }
+    }
+
+    /// The whole string is one byte-string leaf (replaced only by UTF-8).
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        if let Some(new) = leaves.bytes(self.as_bytes()) {
+            if let Ok(text) = std::str::from_utf8(new) {
+                text.clone_into(self);
+            }
         }
     }
 }

@@ -23,6 +23,7 @@
 use super::vec::mutate_child;
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -92,6 +93,15 @@ macro_rules! tuple_impls {
                 const TYPE: u64 = token(stringify!(($($name,)+)));
                 $(
                     structure.child(TYPE, $index, &self.$index);
+                )+
+            }
+
+            fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+                $(
+                    if leaves.is_done() {
+                        return;
+                    }
+                    self.$index.visit_leaves(leaves);
                 )+
             }
         }

@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
+use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate, Operator};
@@ -329,7 +330,29 @@ impl<T: Mutate> Mutate for Vec<T> {
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_elements(token("Vec"), self.len(), self.iter(), structure);
     }
+
+    /// The length, then each element.
+    fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
+        if let Some(len) = leaves.length(self.len() as u64, MAX_LEAF_LENGTH) {
+            let len = len as usize;
+            self.truncate(len);
+            let cx = leaves.context();
+            while self.len() < len {
+                let size = cx.size();
+                self.push(cx.descend(size, T::generate));
+            }
+        }
+        for element in self {
+            if leaves.is_done() {
+                return;
+            }
+            element.visit_leaves(leaves);
+        }
+    }
 }
+
+/// The longest a collection grows to because a comparison asked for that length.
+const MAX_LEAF_LENGTH: u64 = 1 << 12;
 
 /// The same mutator, shrinker and codec as `Vec<T>`.
 ///

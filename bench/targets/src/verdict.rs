@@ -6,7 +6,7 @@
 /// [`Discard`](Verdict::Discard) (QuickCheck's `==>`, proptest's `prop_assume!`).
 ///
 /// ```
-/// use typefuzz_bench::Verdict;
+/// use typefuzz_bench_targets::Verdict;
 /// assert_eq!(Verdict::check(false, || unreachable!()), Verdict::Discard);
 /// assert_eq!(Verdict::check(true, || 1 + 1 == 2), Verdict::Pass);
 /// assert_eq!(Verdict::from(false), Verdict::Fail);
@@ -25,7 +25,7 @@ impl Verdict {
     /// Evaluates `post` only when `pre` holds (it may be costly or meaningless otherwise).
     ///
     /// ```
-    /// use typefuzz_bench::Verdict;
+    /// use typefuzz_bench_targets::Verdict;
     /// assert_eq!(Verdict::check(true, || false), Verdict::Fail);
     /// ```
     pub fn check(pre: bool, post: impl FnOnce() -> bool) -> Verdict {
@@ -39,7 +39,7 @@ impl Verdict {
     /// Whether this verdict reports a bug.
     ///
     /// ```
-    /// use typefuzz_bench::Verdict;
+    /// use typefuzz_bench_targets::Verdict;
     /// assert!(Verdict::Fail.is_fail());
     /// assert!(!Verdict::Discard.is_fail());
     /// ```

@@ -10,7 +10,7 @@ use super::machine::{Atom, Label, StackEntry, State};
 /// Atoms: both low with equal values, or both high.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{indist::indist_atom, Atom, Label};
+/// use typefuzz_bench_targets::ifc::{indist::indist_atom, Atom, Label};
 /// assert!(indist_atom(Atom::new(1, Label::H), Atom::new(2, Label::H)));
 /// assert!(!indist_atom(Atom::new(1, Label::L), Atom::new(2, Label::L)));
 /// assert!(!indist_atom(Atom::new(1, Label::L), Atom::new(1, Label::H)));
@@ -26,7 +26,7 @@ pub fn indist_atom(a: Atom, b: Atom) -> bool {
 /// Memories: same length, pointwise indistinguishable.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{indist::indist_mem, Atom};
+/// use typefuzz_bench_targets::ifc::{indist::indist_mem, Atom};
 /// assert!(!indist_mem(&[Atom::default()], &[]));
 /// ```
 pub fn indist_mem(a: &[Atom], b: &[Atom]) -> bool {
@@ -38,7 +38,7 @@ pub fn indist_mem(a: &[Atom], b: &[Atom]) -> bool {
 /// pc is high.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{crop_top, Atom, Label, StackEntry::*};
+/// use typefuzz_bench_targets::ifc::{crop_top, Atom, Label, StackEntry::*};
 /// let low_ret = Ret(Atom::new(0, Label::L));
 /// let stack = [Data(Atom::default()), low_ret, Ret(Atom::new(1, Label::H)), Data(Atom::default())];
 /// // The top is the last element.
@@ -58,7 +58,7 @@ pub fn crop_top(stack: &[StackEntry]) -> &[StackEntry] {
 /// Stacks: same shape entry by entry, with indistinguishable atoms.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{indist::indist_stack, Atom, Label, StackEntry::*};
+/// use typefuzz_bench_targets::ifc::{indist::indist_stack, Atom, Label, StackEntry::*};
 /// let h = |v| Atom::new(v, Label::H);
 /// assert!(indist_stack(&[Data(h(1))], &[Data(h(2))]));
 /// assert!(!indist_stack(&[Data(h(1))], &[Ret(h(1))]));
@@ -76,7 +76,7 @@ pub fn indist_stack(a: &[StackEntry], b: &[StackEntry]) -> bool {
 /// indistinguishable — after [`crop_top`] on both sides when the pc is high.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{indist_state, Atom, Label, State};
+/// use typefuzz_bench_targets::ifc::{indist_state, Atom, Label, State};
 /// let a = State { pc: Atom::new(0, Label::H), ..State::default() };
 /// let b = State { pc: Atom::new(9, Label::H), ..State::default() };
 /// assert!(indist_state(&a, &b));

@@ -17,7 +17,7 @@ use std::fmt;
 /// The number of rule-table mutants.
 ///
 /// ```
-/// assert_eq!(typefuzz_bench::ifc::MUTANT_COUNT, 20);
+/// assert_eq!(typefuzz_bench_targets::ifc::MUTANT_COUNT, 20);
 /// ```
 pub const MUTANT_COUNT: usize = 20;
 
@@ -118,7 +118,7 @@ pub struct Rule {
 /// A whole rule table: one rule per [`Opcode`].
 ///
 /// ```
-/// use typefuzz_bench::ifc::Rules;
+/// use typefuzz_bench_targets::ifc::Rules;
 /// assert_ne!(Rules::with_mutant(None), Rules::with_mutant(Some(0)));
 /// assert_eq!(Rules::mutants().len(), 20);
 /// ```
@@ -135,7 +135,7 @@ impl Rules {
     /// The correct table (QuickChick's `default_table`).
     ///
     /// ```
-    /// use typefuzz_bench::ifc::Rules;
+    /// use typefuzz_bench_targets::ifc::Rules;
     /// assert_eq!(Rules::correct(), Rules::with_mutant(None));
     /// ```
     pub fn correct() -> Rules {
@@ -175,7 +175,7 @@ impl Rules {
     /// If `i >= MUTANT_COUNT`.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::Rules;
+    /// use typefuzz_bench_targets::ifc::Rules;
     /// assert_eq!(Rules::with_mutant(Some(6)).to_string().lines().count(), 7);
     /// ```
     pub fn with_mutant(mutant: Option<usize>) -> Rules {
@@ -196,7 +196,7 @@ impl Rules {
     /// `"BCall pc: Lab1 ⊔ LabPC -> LabPC"`.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::Rules;
+    /// use typefuzz_bench_targets::ifc::Rules;
     /// assert_eq!(Rules::mutants()[0].0, "BCall result: LabPC -> ⊥");
     /// ```
     pub fn mutants() -> Vec<(String, Rules)> {

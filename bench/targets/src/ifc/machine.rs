@@ -5,7 +5,7 @@ use super::rules::{Opcode, Rules};
 /// A security label of the two-point lattice `L ⊑ H`; ⊥ is `L`.
 ///
 /// ```
-/// use typefuzz_bench::ifc::Label;
+/// use typefuzz_bench_targets::ifc::Label;
 /// assert_eq!(Label::L.join(Label::H), Label::H);
 /// assert!(Label::L.flows_to(Label::H) && !Label::H.flows_to(Label::L));
 /// ```
@@ -24,7 +24,7 @@ impl Label {
     /// The least upper bound `self ⊔ other`.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::Label;
+    /// use typefuzz_bench_targets::ifc::Label;
     /// assert_eq!(Label::L.join(Label::L), Label::L);
     /// ```
     pub fn join(self, other: Label) -> Label {
@@ -38,7 +38,7 @@ impl Label {
     /// Whether `self ⊑ other`.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::Label;
+    /// use typefuzz_bench_targets::ifc::Label;
     /// assert!(Label::H.flows_to(Label::H));
     /// ```
     pub fn flows_to(self, other: Label) -> bool {
@@ -49,7 +49,7 @@ impl Label {
 /// A labeled integer.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{Atom, Label};
+/// use typefuzz_bench_targets::ifc::{Atom, Label};
 /// let a = Atom::new(3, Label::H);
 /// assert_eq!((a.value, a.label), (3, Label::H));
 /// ```
@@ -67,7 +67,7 @@ impl Atom {
     /// `value @ label`.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::{Atom, Label};
+    /// use typefuzz_bench_targets::ifc::{Atom, Label};
     /// assert_eq!(Atom::new(0, Label::L), Atom::default());
     /// ```
     pub fn new(value: i64, label: Label) -> Atom {
@@ -82,7 +82,7 @@ impl Atom {
 /// the one FuzzChick fuzzed, and for end-to-end noninterference later.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{exec, Atom, Instr, Label, Rules, State};
+/// use typefuzz_bench_targets::ifc::{exec, Atom, Instr, Label, Rules, State};
 /// let st = State { imem: vec![Instr::Halt], mem: vec![], stack: vec![], pc: Atom::default() };
 /// assert_eq!(exec(&Rules::with_mutant(None), &st), None);
 /// ```
@@ -110,7 +110,7 @@ pub enum Instr {
 /// An entry of the operand stack.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{Atom, StackEntry};
+/// use typefuzz_bench_targets::ifc::{Atom, StackEntry};
 /// assert_eq!(StackEntry::Data(Atom::default()).atom(), Atom::default());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, typefuzz::Mutate, arbitrary::Arbitrary)]
@@ -125,7 +125,7 @@ impl StackEntry {
     /// The atom inside, whatever the kind of entry.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::{Atom, Label, StackEntry};
+    /// use typefuzz_bench_targets::ifc::{Atom, Label, StackEntry};
     /// assert_eq!(StackEntry::Ret(Atom::new(1, Label::H)).atom().value, 1);
     /// ```
     pub fn atom(self) -> Atom {
@@ -138,7 +138,7 @@ impl StackEntry {
 /// A machine state `(imem, mem, stack, pc)`.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{Instr, State};
+/// use typefuzz_bench_targets::ifc::{Instr, State};
 /// let st = State { imem: vec![Instr::Nop], ..State::default() };
 /// assert_eq!(st.instr(), Some(Instr::Nop));
 /// ```
@@ -158,7 +158,7 @@ impl State {
     /// The instruction at the pc, if the pc is in range.
     ///
     /// ```
-    /// use typefuzz_bench::ifc::State;
+    /// use typefuzz_bench_targets::ifc::State;
     /// assert_eq!(State::default().instr(), None);
     /// ```
     pub fn instr(&self) -> Option<Instr> {
@@ -188,7 +188,7 @@ fn pop_data(stack: &mut Vec<StackEntry>) -> Option<Atom> {
 /// Total and linear in the size of the state.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{exec, Atom, Instr, Label, Rules, StackEntry, State};
+/// use typefuzz_bench_targets::ifc::{exec, Atom, Instr, Label, Rules, StackEntry, State};
 /// let st = State { imem: vec![Instr::Push(5)], ..State::default() };
 /// let next = exec(&Rules::with_mutant(None), &st).unwrap();
 /// assert_eq!(next.stack, vec![StackEntry::Data(Atom::new(5, Label::L))]);

@@ -25,6 +25,17 @@
 //! sees where the compiler inlined the rule evaluation into each instruction's arm. No label
 //! depends on integer values (no value profile). Outside a typefuzz run hitting a label records
 //! nothing; the `no-labels` ablation switches the feedback off in [`typefuzz::FeedbackSources`].
+//!
+//! **Coverage-only runs do not execute this module.** Under a SanitizerCoverage build the code
+//! here is instrumented like the machine, and its branches (one per rule outcome, one per
+//! differing part) would hand edge coverage the very distinctions the labels add. The
+//! coverage-only line therefore switches recording off for the thread ([`set_recording`]): every
+//! function here then returns at its first branch, whose direction never changes during the run,
+//! so coverage sees only the machine and the property. [`Recording::Branches`] keeps the labels
+//! that are branches of the code and drops the non-trivial-pair hint (the `typefuzz-no-hint`
+//! ablation).
+
+use std::cell::Cell;
 
 use std::sync::OnceLock;
 
@@ -97,12 +108,49 @@ fn instr_index(instr: Instr) -> usize {
 /// Records which parts of an indistinguishable pair differ, under the instruction at the pc.
 #[inline]
 pub(crate) fn differing(instr: Instr, a: &State, b: &State) {
+    if RECORDING.with(Cell::get) != Recording::All {
+        return;
+    }
     let parts = [a.mem != b.mem, a.stack != b.stack, a.pc.value != b.pc.value];
     for (k, differs) in parts.into_iter().enumerate() {
         if differs {
             differ_labels()[instr_index(instr) * 3 + k].hit();
         }
     }
+}
+
+/// Which hand-placed labels a thread records (see [`record_labels`](super::record_labels)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recording {
+    /// None: the coverage-only line.
+    Off,
+    /// The code's branches (rule outcomes, stuck instructions, SSNI cases), not the hint.
+    Branches,
+    /// Every label, the hint included (the default).
+    All,
+}
+
+thread_local! {
+    /// Which labels this thread records (see the module docs).
+    static RECORDING: Cell<Recording> = const { Cell::new(Recording::All) };
+}
+
+/// Sets which labels the current thread records: [`Recording::All`] by default, `Off` for the
+/// coverage-only line (whose edge coverage must not see the label bookkeeping's branches).
+///
+/// ```
+/// use typefuzz_bench_targets::ifc::{record_labels, Recording};
+/// record_labels(Recording::Off);
+/// record_labels(Recording::All);
+/// ```
+pub fn set_recording(recording: Recording) {
+    RECORDING.with(|r| r.set(recording));
+}
+
+/// Whether the current thread records labels.
+#[inline]
+pub(crate) fn recording() -> bool {
+    RECORDING.with(Cell::get) != Recording::Off
 }
 
 fn leak(name: String) -> CoverLabel {
@@ -113,6 +161,9 @@ fn leak(name: String) -> CoverLabel {
 /// Records a rule's outcome: `None` if its check failed.
 #[inline]
 pub(crate) fn rule(op: Opcode, outcome: Option<(Option<Label>, Label)>) {
+    if !recording() {
+        return;
+    }
     let k = match outcome {
         None => 0,
         Some((result, pc)) => {
@@ -130,6 +181,9 @@ pub(crate) fn rule(op: Opcode, outcome: Option<(Option<Label>, Label)>) {
 /// Records that `instr` did not step.
 #[inline]
 pub(crate) fn stuck(instr: Instr) {
+    if !recording() {
+        return;
+    }
     stuck_labels()[instr_index(instr)].hit();
 }
 
@@ -152,6 +206,9 @@ pub(crate) enum Ssni {
 /// Records an SSNI branch.
 #[inline]
 pub(crate) fn ssni(case: Ssni) {
+    if !recording() {
+        return;
+    }
     match case {
         Ssni::NoInstr => typefuzz::cover!("ssni: no instruction"),
         Ssni::DiffImem => typefuzz::cover!("ssni: imem differs"),

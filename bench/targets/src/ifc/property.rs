@@ -14,8 +14,8 @@ use crate::Verdict;
 /// indistinguishable, else if only `s1'` is low `s2 ≈ s2'` must hold, else `s1 ≈ s1'`.
 ///
 /// ```
-/// use typefuzz_bench::ifc::{ssni, Atom, Instr, Label, Rules, StackEntry, State};
-/// use typefuzz_bench::Verdict;
+/// use typefuzz_bench_targets::ifc::{ssni, Atom, Instr, Label, Rules, StackEntry, State};
+/// use typefuzz_bench_targets::Verdict;
 /// let data = |v, l| StackEntry::Data(Atom::new(v, l));
 /// // Adding a public value to a secret on top: mutant 8 (result label Lab2) forgets the label
 /// // of the top operand (Lab1), so the two runs' sums become distinguishable low values.
@@ -35,7 +35,10 @@ pub fn ssni(rules: &Rules, s1: &State, s2: &State) -> Verdict {
         return Verdict::Discard;
     };
     if !indist_state(s1, s2) {
-        coverage::ssni(why_distinguishable(s1, s2));
+        // The reason is label-only work: not computed when labels are off (coverage-only).
+        if coverage::recording() {
+            coverage::ssni(why_distinguishable(s1, s2));
+        }
         return Verdict::Discard;
     }
     coverage::differing(instr, s1, s2);

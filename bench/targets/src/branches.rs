@@ -12,7 +12,7 @@ use typefuzz::cover;
 /// "bad!" (Dmitry Vyukov): fails iff the input starts with the bytes `b`, `a`, `d`, `!`.
 ///
 /// ```
-/// use typefuzz_bench::{branches::bad, Verdict};
+/// use typefuzz_bench_targets::{branches::bad, Verdict};
 /// assert_eq!(bad::<false>(b"bad!"), Verdict::Fail);
 /// assert_eq!(bad::<true>(b"bad?"), Verdict::Pass);
 /// ```
@@ -43,7 +43,7 @@ pub fn bad<const LABELS: bool>(input: &[u8]) -> Verdict {
 /// gets stuck there, a seed pool that revisits older seeds does not.
 ///
 /// ```
-/// use typefuzz_bench::{branches::bad_or_ok, Verdict};
+/// use typefuzz_bench_targets::{branches::bad_or_ok, Verdict};
 /// assert_eq!(bad_or_ok::<false>(b"bad!"), Verdict::Fail);
 /// assert_eq!(bad_or_ok::<true>(b"ok!!"), Verdict::Pass);
 /// ```
@@ -65,7 +65,7 @@ pub fn bad_or_ok<const LABELS: bool>(input: &[u8]) -> Verdict {
 /// The labeled version marks the length test and each fully matched element.
 ///
 /// ```
-/// use typefuzz_bench::{branches::dan_luu, Verdict};
+/// use typefuzz_bench_targets::{branches::dan_luu, Verdict};
 /// assert_eq!(dan_luu::<false>(&[0xffff, -1, 0x1ffff, 0xffff]), Verdict::Fail);
 /// assert_eq!(dan_luu::<false>(&[0xffff, -1, 0x1ffff, 0x7fff]), Verdict::Pass);
 /// assert_eq!(dan_luu::<true>(&[0xffff; 3]), Verdict::Pass);
@@ -120,7 +120,7 @@ pub const ENUM_TARGET: [SomeEnum; 7] = [
 /// Fails iff `len > 6` and the first seven elements are [`ENUM_TARGET`], checked in index order.
 ///
 /// ```
-/// use typefuzz_bench::{branches::{enum_vector_forward, ENUM_TARGET}, Verdict};
+/// use typefuzz_bench_targets::{branches::{enum_vector_forward, ENUM_TARGET}, Verdict};
 /// assert_eq!(enum_vector_forward::<false>(&ENUM_TARGET), Verdict::Fail);
 /// assert_eq!(enum_vector_forward::<true>(&ENUM_TARGET[..6]), Verdict::Pass);
 /// ```
@@ -132,9 +132,9 @@ pub fn enum_vector_forward<const LABELS: bool>(input: &[SomeEnum]) -> Verdict {
 /// the first test to pass sits furthest from the start of the input).
 ///
 /// ```
-/// use typefuzz_bench::{branches::{enum_vector_reverse, ENUM_TARGET}, Verdict};
+/// use typefuzz_bench_targets::{branches::{enum_vector_reverse, ENUM_TARGET}, Verdict};
 /// let mut v = ENUM_TARGET.to_vec();
-/// v.push(typefuzz_bench::branches::SomeEnum::B(1));
+/// v.push(typefuzz_bench_targets::branches::SomeEnum::B(1));
 /// assert_eq!(enum_vector_reverse::<false>(&v), Verdict::Fail);
 /// ```
 pub fn enum_vector_reverse<const LABELS: bool>(input: &[SomeEnum]) -> Verdict {
@@ -162,4 +162,89 @@ fn enum_vector<const LABELS: bool>(input: &[SomeEnum], order: [usize; 7]) -> Ver
         }
     }
     Verdict::Fail
+}
+
+/// The targets as the benchmark calls them: `labels` picks the labelled or the plain version.
+///
+/// A generic function is compiled into the crate that instantiates it, so if the benchmark
+/// called `bad::<false>` itself, the code under test would land in the (uninstrumented)
+/// benchmark crate and the coverage-only line would see nothing of it. These non-generic,
+/// never-inlined entry points keep both versions in this crate.
+pub mod entry {
+    use super::{SomeEnum, Verdict};
+
+    /// [`bad`](super::bad).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::entry, Verdict};
+    /// assert_eq!(entry::bad(false, b"bad!"), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn bad(labels: bool, input: &[u8]) -> Verdict {
+        if labels {
+            super::bad::<true>(input)
+        } else {
+            super::bad::<false>(input)
+        }
+    }
+
+    /// [`bad_or_ok`](super::bad_or_ok).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::entry, Verdict};
+    /// assert_eq!(entry::bad_or_ok(true, b"ok"), Verdict::Pass);
+    /// ```
+    #[inline(never)]
+    pub fn bad_or_ok(labels: bool, input: &[u8]) -> Verdict {
+        if labels {
+            super::bad_or_ok::<true>(input)
+        } else {
+            super::bad_or_ok::<false>(input)
+        }
+    }
+
+    /// [`dan_luu`](super::dan_luu).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::entry, Verdict};
+    /// assert_eq!(entry::dan_luu(false, &[0xffff; 4]), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn dan_luu(labels: bool, input: &[i32]) -> Verdict {
+        if labels {
+            super::dan_luu::<true>(input)
+        } else {
+            super::dan_luu::<false>(input)
+        }
+    }
+
+    /// [`enum_vector_forward`](super::enum_vector_forward).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
+    /// assert_eq!(entry::enum_vector_forward(false, &ENUM_TARGET), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn enum_vector_forward(labels: bool, input: &[SomeEnum]) -> Verdict {
+        if labels {
+            super::enum_vector_forward::<true>(input)
+        } else {
+            super::enum_vector_forward::<false>(input)
+        }
+    }
+
+    /// [`enum_vector_reverse`](super::enum_vector_reverse).
+    ///
+    /// ```
+    /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
+    /// assert_eq!(entry::enum_vector_reverse(true, &ENUM_TARGET), Verdict::Fail);
+    /// ```
+    #[inline(never)]
+    pub fn enum_vector_reverse(labels: bool, input: &[SomeEnum]) -> Verdict {
+        if labels {
+            super::enum_vector_reverse::<true>(input)
+        } else {
+            super::enum_vector_reverse::<false>(input)
+        }
+    }
 }

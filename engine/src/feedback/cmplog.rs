@@ -1,0 +1,1028 @@
+//! Typed input-to-state feedback ("CmpLog"): the operands of the comparisons a test made, fed
+//! back into the typed leaves of the input that produced them.
+//!
+//! Redqueen (Aschermann et al., NDSS 2019) and AFL++'s CmpLog observe that most magic values an
+//! input must contain are compared *directly* against a part of the input: `x == 0x2a` logs the
+//! pair `(x, 0x2a)`, and the byte of the input that holds `x` is where `0x2a` must go. They find
+//! that place by searching the input's bytes for `x`. typefuzz does the same on typed values:
+//! each integer, `char`, `bool`, collection length, enum variant and `String` of the input is a
+//! *leaf* ([`Mutate::visit_leaves`](crate::Mutate::visit_leaves)); a leaf whose value equals
+//! one operand of a logged pair gets the other operand (and its `+1` / `-1` and byte-swapped
+//! variants), and a matched enum variant index becomes a switch to the variant the comparison
+//! wanted, built by the derived constructor.
+//!
+//! Where the pairs come from:
+//! - under `cargo typefuzz test --trace-compares`, every comparison the instrumented code makes
+//!   (the `__sanitizer_cov_trace_cmp*` and `switch` hooks in [`coverage`](super::coverage) call
+//!   [`record_integers`]);
+//! - without instrumentation, the comparisons written in `assume!` (and `sometimes!`)
+//!   expressions: `assume!(x == 42)` logs `(x, 42)`, `assume!(name == "admin")` logs the two
+//!   strings, and `assume!(v[0] == Shape::Circle(3))` logs the leaves that differ between the
+//!   two values.
+//!
+//! The log of the current test is thread-local and fixed-size (no allocation per test); it only
+//! records while the engine runs the property. A test that becomes a seed keeps a copy
+//! ([`SeedComparisons`]), and the first time the seed is mutated its candidates — which leaf fed
+//! which comparison — are computed once and cached with it; each later pick of the seed tries
+//! the next candidate (the deterministic stage of Redqueen), then falls back to ordinary
+//! mutation.
+//!
+//! ```
+//! use typefuzz::feedback::cmplog;
+//! use typefuzz::{Context, Mutate};
+//!
+//! // What the instrumentation (or `assume!(x == 1234)`) would log while the property runs.
+//! let log = cmplog::Log::from_pairs(&[(7, 1234, 2)]);
+//! let mut input: (u8, u16) = (7, 7);
+//! let mut cx = Context::new(1);
+//! let candidates = cmplog::candidates(&mut input, &log);
+//! // The `u16` leaf held 7, one side of the comparison: it may take 1234 (or 1233, 1235, ...).
+//! assert!(candidates.iter().any(|c| c.leaf == 1 && c.value == cmplog::Replacement::Integer(1234)));
+//! cmplog::apply(&mut input, &candidates[0], &mut cx);
+//! assert_ne!(input, (7, 7));
+//! ```
+
+use std::cell::{Cell, OnceCell, RefCell};
+
+use crate::{Context, Mutate, Operator};
+
+/// How many integer comparisons one test logs at most (later ones are dropped).
+const INTEGER_CAPACITY: usize = 256;
+/// How many byte-string comparisons one test logs at most.
+const BYTES_CAPACITY: usize = 16;
+/// How many bytes of each byte-string operand are kept (longer operands are cut).
+const BYTES_LEN: usize = 32;
+/// Words of the filter that drops repeated pairs within one test (a loop comparing the same two
+/// values a thousand times logs them once).
+const FILTER_WORDS: usize = 32;
+/// How many candidates a seed caches at most, exact matches first.
+const MAX_CANDIDATES: usize = 128;
+/// How many leaves a structured `assume!` comparison compares pairwise at most.
+const MAX_RECORDED_LEAVES: usize = 64;
+/// How many variant switches with their payloads one test logs at most.
+const SEQUENCE_CAPACITY: usize = 8;
+/// How many leaves (the variant, then its payload) a logged variant switch holds at most.
+const SEQUENCE_LEN: usize = 16;
+
+/// One integer comparison: both operands zero-extended to `u64`, and their width in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The first operand.
+    pub left: u64,
+    /// The second operand.
+    pub right: u64,
+    /// Width of the compared values in bytes (1, 2, 4 or 8).
+    pub width: u8,
+}
+
+/// One byte-string comparison (`str`/`[u8]` equality), each side cut to 32 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BytesComparison {
+    left: [u8; BYTES_LEN],
+    right: [u8; BYTES_LEN],
+    left_len: u8,
+    right_len: u8,
+}
+
+impl BytesComparison {
+    const EMPTY: BytesComparison = BytesComparison {
+        left: [0; BYTES_LEN],
+        right: [0; BYTES_LEN],
+        left_len: 0,
+        right_len: 0,
+    };
+
+    fn new(left: &[u8], right: &[u8]) -> Self {
+        let mut comparison = BytesComparison::EMPTY;
+        let (l, r) = (left.len().min(BYTES_LEN), right.len().min(BYTES_LEN));
+        comparison.left[..l].copy_from_slice(&left[..l]);
+        comparison.right[..r].copy_from_slice(&right[..r]);
+        (comparison.left_len, comparison.right_len) = (l as u8, r as u8);
+        comparison
+    }
+
+    /// The first operand (at most 32 bytes).
+    pub fn left(&self) -> &[u8] {
+        &self.left[..self.left_len as usize]
+    }
+
+    /// The second operand (at most 32 bytes).
+    pub fn right(&self) -> &[u8] {
+        &self.right[..self.right_len as usize]
+    }
+}
+
+/// A structured comparison whose operands differ in an enum's variant: the variant index the
+/// input had, and the leaves of the value it was compared with from that variant on (the
+/// variant index, then its payload's leaves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantComparison {
+    from: u64,
+    to: [u64; SEQUENCE_LEN],
+    to_len: u8,
+}
+
+impl VariantComparison {
+    const EMPTY: VariantComparison = VariantComparison {
+        from: 0,
+        to: [0; SEQUENCE_LEN],
+        to_len: 0,
+    };
+
+    /// The wanted variant's index, then its payload's leaves.
+    pub fn to(&self) -> &[u64] {
+        &self.to[..self.to_len as usize]
+    }
+}
+
+/// The comparisons one test made: fixed-size, reused from test to test.
+#[derive(Clone, Debug)]
+pub struct Log {
+    integers: [Comparison; INTEGER_CAPACITY],
+    integers_len: usize,
+    bytes: [BytesComparison; BYTES_CAPACITY],
+    bytes_len: usize,
+    variants: [VariantComparison; SEQUENCE_CAPACITY],
+    variants_len: usize,
+    /// A one-hash Bloom filter over the pairs logged so far in this test.
+    seen: [u64; FILTER_WORDS],
+}
+
+impl Log {
+    const EMPTY_INTEGER: Comparison = Comparison {
+        left: 0,
+        right: 0,
+        width: 0,
+    };
+
+    const fn new() -> Self {
+        Log {
+            integers: [Log::EMPTY_INTEGER; INTEGER_CAPACITY],
+            integers_len: 0,
+            bytes: [BytesComparison::EMPTY; BYTES_CAPACITY],
+            bytes_len: 0,
+            variants: [VariantComparison::EMPTY; SEQUENCE_CAPACITY],
+            variants_len: 0,
+            seen: [0; FILTER_WORDS],
+        }
+    }
+
+    /// A log holding the integer comparisons `(left, right, width in bytes)`, as a test that made
+    /// them would have logged (for tests and examples).
+    ///
+    /// ```
+    /// let log = typefuzz::feedback::cmplog::Log::from_pairs(&[(1, 2, 1), (1, 2, 1), (3, 3, 1)]);
+    /// assert_eq!(log.integers().len(), 1); // repeated and equal pairs say nothing new
+    /// ```
+    pub fn from_pairs(pairs: &[(u64, u64, u8)]) -> Self {
+        let mut log = Log::new();
+        for &(left, right, width) in pairs {
+            log.push_integers(left, right, width);
+        }
+        log
+    }
+
+    /// The integer comparisons logged, in order.
+    pub fn integers(&self) -> &[Comparison] {
+        &self.integers[..self.integers_len]
+    }
+
+    /// The byte-string comparisons logged, in order.
+    pub fn bytes(&self) -> &[BytesComparison] {
+        &self.bytes[..self.bytes_len]
+    }
+
+    /// The structured comparisons that wanted another variant, in order.
+    pub fn variants(&self) -> &[VariantComparison] {
+        &self.variants[..self.variants_len]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.integers_len == 0 && self.bytes_len == 0 && self.variants_len == 0
+    }
+
+    fn clear(&mut self) {
+        self.integers_len = 0;
+        self.bytes_len = 0;
+        self.variants_len = 0;
+        self.seen = [0; FILTER_WORDS];
+    }
+
+    /// Whether the pair hashing to `hash` was (probably) logged already; marks it if not.
+    fn first_time(&mut self, hash: u64) -> bool {
+        let slot = (hash >> 54) as usize % (FILTER_WORDS * 64);
+        let (word, bit) = (&mut self.seen[slot / 64], 1u64 << (slot % 64));
+        let first = *word & bit == 0;
+        *word |= bit;
+        first
+    }
+
+    fn push_integers(&mut self, left: u64, right: u64, width: u8) {
+        // Equal operands have nothing to substitute; a full log keeps its first entries.
+        if left == right || self.integers_len == INTEGER_CAPACITY {
+            return;
+        }
+        let hash = (left.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ right)
+            .wrapping_add(u64::from(width))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        if self.first_time(hash) {
+            self.integers[self.integers_len] = Comparison { left, right, width };
+            self.integers_len += 1;
+        }
+    }
+
+    fn push_variant(&mut self, from: u64, to: &[u64]) {
+        if self.variants_len == SEQUENCE_CAPACITY {
+            return;
+        }
+        let mut comparison = VariantComparison::EMPTY;
+        let len = to.len().min(SEQUENCE_LEN);
+        comparison.from = from;
+        comparison.to[..len].copy_from_slice(&to[..len]);
+        comparison.to_len = len as u8;
+        if !self.variants().contains(&comparison) {
+            self.variants[self.variants_len] = comparison;
+            self.variants_len += 1;
+        }
+    }
+
+    fn push_bytes(&mut self, left: &[u8], right: &[u8]) {
+        if left == right || self.bytes_len == BYTES_CAPACITY {
+            return;
+        }
+        let comparison = BytesComparison::new(left, right);
+        if !self.bytes().contains(&comparison) {
+            self.bytes[self.bytes_len] = comparison;
+            self.bytes_len += 1;
+        }
+    }
+}
+
+/// The thread's log and whether the property is running (comparisons made by the generator,
+/// the mutator or the engine's own use of derived code are not the property's).
+struct Recorder {
+    active: bool,
+    log: Log,
+}
+
+thread_local! {
+    static RECORDER: RefCell<Recorder> = const {
+        RefCell::new(Recorder { active: false, log: Log::new() })
+    };
+}
+
+/// Runs `f` on the log if the property is running on this thread.
+#[inline]
+fn with_active_log(f: impl FnOnce(&mut Log)) {
+    // `try_with` / `try_borrow_mut`: a hook may fire in a thread-local destructor, or inside
+    // another hook's call (never from ours: the engine is not instrumented).
+    let _ = RECORDER.try_with(|recorder| {
+        if let Ok(mut recorder) = recorder.try_borrow_mut() {
+            if recorder.active {
+                f(&mut recorder.log);
+            }
+        }
+    });
+}
+
+/// Logs an integer comparison of the current test: both operands (zero-extended) and their
+/// width in bytes. A no-op outside a property call; repeated pairs are logged once.
+///
+/// ```
+/// // What the `__sanitizer_cov_trace_cmp4` hook does for `x == 0xC0FFEE`.
+/// typefuzz::feedback::cmplog::record_integers(0x12, 0xC0FFEE, 4);
+/// ```
+#[inline]
+pub fn record_integers(left: u64, right: u64, width: u8) {
+    if left != right {
+        with_active_log(|log| log.push_integers(left, right, width));
+    }
+}
+
+/// Logs a byte-string comparison of the current test (`str` / `[u8]` equality); each side is
+/// cut to its first 32 bytes. A no-op outside a property call.
+///
+/// ```
+/// typefuzz::feedback::cmplog::record_bytes(b"guest", b"admin");
+/// ```
+#[inline]
+pub fn record_bytes(left: &[u8], right: &[u8]) {
+    if left != right {
+        with_active_log(|log| log.push_bytes(left, right));
+    }
+}
+
+/// Starts logging the property call on this thread, forgetting the previous one.
+pub(crate) fn begin_run() {
+    let _ = RECORDER.try_with(|recorder| {
+        if let Ok(mut recorder) = recorder.try_borrow_mut() {
+            recorder.log.clear();
+            recorder.active = true;
+        }
+    });
+}
+
+/// Stops logging on this thread (the log stays readable until the next [`begin_run`]).
+pub(crate) fn end_run() {
+    let _ = RECORDER.try_with(|recorder| {
+        if let Ok(mut recorder) = recorder.try_borrow_mut() {
+            recorder.active = false;
+        }
+    });
+}
+
+/// A copy of the last property call's log for the seed it becomes, or `None` if it logged
+/// nothing (the common case without instrumentation or comparing `assume!`s).
+pub(crate) fn take_for_seed() -> Option<Box<SeedComparisons>> {
+    RECORDER
+        .try_with(|recorder| {
+            let recorder = recorder.try_borrow().ok()?;
+            if recorder.log.is_empty() {
+                return None;
+            }
+            Some(Box::new(SeedComparisons::new(recorder.log.clone())))
+        })
+        .ok()
+        .flatten()
+}
+
+/// What a leaf is replaced by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replacement {
+    /// An integer (also a `char`, `bool`, length or variant index), as raw bits of the leaf's
+    /// width.
+    Integer(u64),
+    /// A byte string (for `String` leaves, only when it is UTF-8).
+    Bytes(Box<[u8]>),
+    /// A variant index, then the values of the new variant's leaves in visiting order (as a
+    /// structured comparison logged them).
+    Variant(Box<[u64]>),
+}
+
+/// One way a logged comparison can be steered: put `value` into leaf number `leaf` (in
+/// [`visit_leaves`](crate::Mutate::visit_leaves) order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The leaf's index in visiting order.
+    pub leaf: u32,
+    /// What goes there.
+    pub value: Replacement,
+    /// 0 for the comparison's other operand itself, 1 for its `+-1` and byte-swapped variants.
+    pub rank: u8,
+}
+
+/// What a leaf visit is for.
+// `Record` holds its leaves inline (1 KiB on the stack of one visit) so that recording a
+// comparison does not allocate.
+#[allow(clippy::large_enum_variant)]
+enum Job<'a> {
+    /// Collect the candidates a log offers.
+    Find {
+        log: &'a Log,
+        found: &'a mut Vec<Candidate>,
+    },
+    /// Replace leaf `leaf`; then, for a variant switch, fill the new variant's first leaves
+    /// with `fill`.
+    Apply {
+        leaf: u32,
+        value: &'a Replacement,
+        applied: bool,
+        fill: &'a [u64],
+    },
+    /// Write down the leaves' kinds and values, for a structured `assume!` comparison.
+    Record {
+        leaves: [(LeafKind, u64); MAX_RECORDED_LEAVES],
+        len: usize,
+    },
+}
+
+/// What a recorded leaf was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LeafKind {
+    Integer,
+    Variant,
+    Bytes,
+}
+
+/// What the current leaf must do.
+enum Action<'a> {
+    Keep,
+    Replace(&'a Replacement),
+    /// The next value of a variant switch's payload.
+    Fill(u64),
+}
+
+/// The visitor [`Mutate::visit_leaves`](crate::Mutate::visit_leaves) reports leaves to. Each
+/// leaf method returns `Some(new value)` when the leaf must be replaced (the impl writes it);
+/// otherwise the impl goes on visiting, until [`is_done`](Leaves::is_done).
+///
+/// ```
+/// use typefuzz::feedback::cmplog::{self, Log};
+/// // A hand-written impl reports its integer fields the way the derive does:
+/// struct Pair { a: u8, b: u32 }
+/// fn visit(pair: &mut Pair, leaves: &mut cmplog::Leaves<'_>) {
+///     if let Some(v) = leaves.integer(u64::from(pair.a), 1) { pair.a = v as u8; }
+///     if leaves.is_done() { return; }
+///     if let Some(v) = leaves.integer(u64::from(pair.b), 4) { pair.b = v as u32; }
+/// }
+/// # let _ = visit;
+/// ```
+pub struct Leaves<'a> {
+    cx: Option<&'a mut Context>,
+    next: u32,
+    job: Job<'a>,
+}
+
+impl<'a> Leaves<'a> {
+    fn find(log: &'a Log, found: &'a mut Vec<Candidate>) -> Self {
+        Leaves {
+            cx: None,
+            next: 0,
+            job: Job::Find { log, found },
+        }
+    }
+
+    fn apply(leaf: u32, value: &'a Replacement, cx: &'a mut Context) -> Self {
+        Leaves {
+            cx: Some(cx),
+            next: 0,
+            job: Job::Apply {
+                leaf,
+                value,
+                applied: false,
+                fill: &[],
+            },
+        }
+    }
+
+    fn record() -> Self {
+        Leaves {
+            cx: None,
+            next: 0,
+            job: Job::Record {
+                leaves: [(LeafKind::Integer, 0); MAX_RECORDED_LEAVES],
+                len: 0,
+            },
+        }
+    }
+
+    /// Whether the visit can stop: the replacement is done.
+    pub fn is_done(&self) -> bool {
+        matches!(
+            self.job,
+            Job::Apply {
+                applied: true,
+                fill: [],
+                ..
+            }
+        )
+    }
+
+    /// The mutation context, to generate the fields of a new variant or the elements of a
+    /// longer collection. Only called after a leaf method returned `Some`, which only happens
+    /// when one is available.
+    ///
+    /// # Panics
+    /// If no replacement was handed out (a hand-written impl calling it on its own).
+    pub fn context(&mut self) -> &mut Context {
+        self.cx
+            .as_deref_mut()
+            .expect("Leaves::context is only available after a leaf method returned Some")
+    }
+
+    /// Numbers the next leaf and says what it must do.
+    fn take(&mut self, kind: LeafKind, value: u64) -> (u32, Action<'a>) {
+        let leaf = self.next;
+        self.next += 1;
+        match &mut self.job {
+            Job::Apply {
+                leaf: target,
+                value: replacement,
+                applied,
+                fill,
+            } => {
+                if *applied {
+                    if let Some((&first, rest)) = fill.split_first() {
+                        *fill = rest;
+                        return (leaf, Action::Fill(first));
+                    }
+                } else if *target == leaf {
+                    *applied = true;
+                    if let Replacement::Variant(values) = replacement {
+                        *fill = values.get(1..).unwrap_or(&[]);
+                    }
+                    return (leaf, Action::Replace(replacement));
+                }
+            }
+            Job::Record { leaves, len } => {
+                if *len < MAX_RECORDED_LEAVES {
+                    leaves[*len] = (kind, value);
+                    *len += 1;
+                }
+            }
+            Job::Find { .. } => {}
+        }
+        (leaf, Action::Keep)
+    }
+
+    /// An integer leaf of `width` bytes (1, 2, 4 or 8; a `bool` is 1, a `char` 4) holding
+    /// `value` (its raw bits, zero-extended). Returns the raw bits to write, truncated to the
+    /// width.
+    pub fn integer(&mut self, value: u64, width: u8) -> Option<u64> {
+        let (leaf, action) = self.take(LeafKind::Integer, value);
+        if let Job::Find { log, found } = &mut self.job {
+            for comparison in log.integers() {
+                integer_candidates(leaf, value, width, comparison, found);
+            }
+        }
+        match action {
+            Action::Replace(&Replacement::Integer(new)) | Action::Fill(new) => {
+                Some(new & mask(width))
+            }
+            _ => None,
+        }
+    }
+
+    /// An enum's variant: `index` of `count` variants, in declaration order. Returns the index of
+    /// the variant to switch to (always `< count`); the impl builds it with fresh fields and, if
+    /// the visit is not [done](Leaves::is_done), visits the new fields.
+    pub fn variant(&mut self, index: u64, count: u64) -> Option<u64> {
+        let (leaf, action) = self.take(LeafKind::Variant, index);
+        if let Job::Find { log, found } = &mut self.job {
+            // A structured `assume!` comparison names the whole variant it wanted.
+            for comparison in log.variants() {
+                let to = comparison.to();
+                if comparison.from == index && to.first().is_some_and(|&to| to < count) {
+                    push(found, leaf, Replacement::Variant(to.into()), 0);
+                }
+            }
+            // A derived `PartialEq` compares the variants' tags first, which for an enum
+            // without explicit discriminants are the declaration indices.
+            for comparison in log.integers() {
+                for (from, to) in [
+                    (comparison.left, comparison.right),
+                    (comparison.right, comparison.left),
+                ] {
+                    if from == index && to < count {
+                        push(found, leaf, Replacement::Integer(to), 0);
+                    }
+                }
+            }
+        }
+        match action {
+            Action::Replace(&Replacement::Integer(new)) | Action::Fill(new) => {
+                Some(new).filter(|&new| new < count)
+            }
+            Action::Replace(Replacement::Variant(values)) => {
+                values.first().copied().filter(|&new| new < count)
+            }
+            _ => None,
+        }
+    }
+
+    /// A collection's length (`max` bounds the new length). Returns the length to resize to;
+    /// the impl truncates or appends generated elements, then, if the visit is not
+    /// [done](Leaves::is_done), visits the elements.
+    pub fn length(&mut self, len: u64, max: u64) -> Option<u64> {
+        self.integer(len, 8).filter(|&new| new <= max)
+    }
+
+    /// A byte-string leaf (`String`, `str` content). Returns the bytes to write.
+    pub fn bytes(&mut self, value: &[u8]) -> Option<&'a [u8]> {
+        let (leaf, action) = self.take(LeafKind::Bytes, 0);
+        if let Job::Find { log, found } = &mut self.job {
+            for comparison in log.bytes() {
+                for (from, to) in [
+                    (comparison.left(), comparison.right()),
+                    (comparison.right(), comparison.left()),
+                ] {
+                    if from == value {
+                        push(found, leaf, Replacement::Bytes(to.into()), 0);
+                    }
+                }
+            }
+        }
+        match action {
+            Action::Replace(Replacement::Bytes(new)) => Some(new),
+            _ => None,
+        }
+    }
+}
+
+/// The low `width` bytes.
+fn mask(width: u8) -> u64 {
+    match width {
+        0 => 0,
+        1..=7 => (1u64 << (8 * u32::from(width))) - 1,
+        _ => u64::MAX,
+    }
+}
+
+/// Adds `candidate` unless it is already there (or the cache is full).
+fn push(found: &mut Vec<Candidate>, leaf: u32, value: Replacement, rank: u8) {
+    if found.len() < MAX_CANDIDATES && !found.iter().any(|c| c.leaf == leaf && c.value == value) {
+        found.push(Candidate { leaf, value, rank });
+    }
+}
+
+/// The candidates `comparison` offers an integer leaf of `width` bytes holding `value`: where
+/// one operand, seen at the leaf's width, is the leaf's value (as is, or byte-swapped: the value
+/// may have been read in the other byte order), the other operand, and its neighbours for `<`
+/// and `<=` comparisons.
+fn integer_candidates(
+    leaf: u32,
+    value: u64,
+    width: u8,
+    comparison: &Comparison,
+    found: &mut Vec<Candidate>,
+) {
+    let mask = mask(width);
+    let fits = |operand: u64| {
+        // The operand was the leaf's value widened: zero- or sign-extended.
+        let high = operand & !mask;
+        high == 0 || (high == !mask && (operand >> (8 * u32::from(width.min(8)) - 1)) & 1 == 1)
+    };
+    for (from, to) in [
+        (comparison.left, comparison.right),
+        (comparison.right, comparison.left),
+    ] {
+        let mut offer = |new: u64, rank: u8| {
+            if new != value {
+                push(found, leaf, Replacement::Integer(new), rank);
+            }
+        };
+        if from & mask == value && fits(from) {
+            offer(to & mask, 0);
+            offer(to.wrapping_add(1) & mask, 1);
+            offer(to.wrapping_sub(1) & mask, 1);
+        }
+        if width > 1 && width <= 8 && comparison.width == width {
+            let swap = |v: u64| (v & mask).swap_bytes() >> (64 - 8 * u32::from(width));
+            if swap(from) == value {
+                offer(swap(to), 1);
+            }
+        }
+    }
+}
+
+/// The candidates `log` offers `value`'s leaves, exact operands first.
+///
+/// ```
+/// use typefuzz::feedback::cmplog::{candidates, Log, Replacement};
+/// let log = Log::from_pairs(&[(3, 9, 1)]);
+/// let found = candidates(&mut vec![1u8, 3, 5], &log);
+/// // Leaf 0 is the length (3 elements): it matches too.
+/// assert_eq!(found[0].leaf, 0);
+/// assert!(found.iter().any(|c| c.leaf == 2 && c.value == Replacement::Integer(9)));
+/// ```
+pub fn candidates<T: Mutate>(value: &mut T, log: &Log) -> Vec<Candidate> {
+    let mut found = Vec::new();
+    value.visit_leaves(&mut Leaves::find(log, &mut found));
+    found.sort_by_key(|candidate| candidate.rank);
+    found
+}
+
+/// Writes `candidate` into `value`; returns whether the leaf was found (it always is for the
+/// value the candidate was computed on).
+///
+/// ```
+/// use typefuzz::feedback::cmplog::{apply, Candidate, Replacement};
+/// let mut pair = (1u8, 'a');
+/// let to_z = Candidate { leaf: 1, value: Replacement::Integer('z' as u64), rank: 0 };
+/// assert!(apply(&mut pair, &to_z, &mut typefuzz::Context::new(0)));
+/// assert_eq!(pair, (1, 'z'));
+/// ```
+pub fn apply<T: Mutate>(value: &mut T, candidate: &Candidate, cx: &mut Context) -> bool {
+    let mut leaves = Leaves::apply(candidate.leaf, &candidate.value, cx);
+    value.visit_leaves(&mut leaves);
+    leaves.is_done()
+}
+
+/// A seed's copy of the log its run made, and the candidates it offers (computed the first time
+/// the seed is mutated, then tried one per pick).
+#[derive(Clone, Debug)]
+pub(crate) struct SeedComparisons {
+    log: Log,
+    /// Cells: the schedule lends seeds out immutably while one is mutated.
+    candidates: OnceCell<Vec<Candidate>>,
+    tried: Cell<usize>,
+}
+
+impl SeedComparisons {
+    fn new(log: Log) -> Self {
+        SeedComparisons {
+            log,
+            candidates: OnceCell::new(),
+            tried: Cell::new(0),
+        }
+    }
+
+    /// Builds the next input-to-state mutant of `seed` into `value` (a clone of it): the next
+    /// untried candidate, or, once all were tried, a random one one pick in sixteen. Returns
+    /// whether it did (otherwise the caller mutates as usual); never when
+    /// [`Operators::cmplog`](crate::Operators::cmplog) is off.
+    pub(crate) fn mutate<T: Mutate>(&self, value: &mut T, cx: &mut Context) -> bool {
+        if !cx.operators().cmplog {
+            return false;
+        }
+        let candidates = self
+            .candidates
+            .get_or_init(|| candidates(&mut value.clone(), &self.log));
+        if candidates.is_empty() {
+            return false;
+        }
+        let tried = self.tried.get();
+        let index = if tried < candidates.len() {
+            self.tried.set(tried + 1);
+            tried
+        } else if cx.chance(1, 16) {
+            cx.below(candidates.len())
+        } else {
+            return false;
+        };
+        cx.clear_trace();
+        if apply(value, &candidates[index], cx) {
+            cx.record(Operator::CmpLog);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Logs the comparison of two operands an `assume!` compares, by the operands' kind: strings
+/// and byte strings as byte strings, integers, `char`s and `bool`s of one type as integers,
+/// other [`Mutate`] values of one type leaf by leaf (the leaves that differ), anything else not
+/// at all. Method resolution picks the first of [`CompareBytes`], [`CompareScalar`],
+/// [`CompareMutate`] and [`CompareOther`] that applies (autoref dispatch: call it as
+/// `(&&&&Operands(&a, &b)).record()`).
+///
+/// ```
+/// use typefuzz::feedback::cmplog::{
+///     CompareBytes as _, CompareMutate as _, CompareOther as _, CompareScalar as _, Operands,
+/// };
+/// (&&&&Operands(&3u8, &4u8)).record();
+/// (&&&&Operands(&String::from("a"), &"b")).record();
+/// (&&&&Operands(&Some(1u8), &None)).record();
+/// (&&&&Operands(&1.5f64, &2.5f64)).record(); // floats: not logged
+/// ```
+pub struct Operands<'a, A: ?Sized, B: ?Sized>(pub &'a A, pub &'a B);
+
+/// Operand types that are byte strings: `str`, `String`, `[u8]`, `Vec<u8>`, `[u8; N]`.
+pub trait ByteString {
+    /// The bytes.
+    fn byte_string(&self) -> &[u8];
+}
+
+impl ByteString for str {
+    fn byte_string(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl ByteString for String {
+    fn byte_string(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl ByteString for [u8] {
+    fn byte_string(&self) -> &[u8] {
+        self
+    }
+}
+
+impl ByteString for Vec<u8> {
+    fn byte_string(&self) -> &[u8] {
+        self
+    }
+}
+
+impl<const N: usize> ByteString for [u8; N] {
+    fn byte_string(&self) -> &[u8] {
+        self
+    }
+}
+
+impl<T: ByteString + ?Sized> ByteString for &T {
+    fn byte_string(&self) -> &[u8] {
+        (**self).byte_string()
+    }
+}
+
+/// Operand types logged as one integer: the primitive integers, `char` and `bool`.
+pub trait Scalar {
+    /// The raw bits, zero-extended, and the width in bytes (at most 8).
+    fn scalar(&self) -> (u64, u8);
+}
+
+macro_rules! scalar_integers {
+    ($($t:ty),*) => {$(
+        impl Scalar for $t {
+            #[inline]
+            fn scalar(&self) -> (u64, u8) {
+                let width = core::mem::size_of::<$t>().min(8) as u8;
+                // `as u64` sign-extends signed values; the mask keeps the raw bits of the width.
+                (*self as u64 & mask(width), width)
+            }
+        }
+    )*};
+}
+scalar_integers!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl Scalar for char {
+    fn scalar(&self) -> (u64, u8) {
+        (u64::from(*self), 4)
+    }
+}
+
+impl Scalar for bool {
+    fn scalar(&self) -> (u64, u8) {
+        (u64::from(*self), 1)
+    }
+}
+
+impl<T: Scalar + ?Sized> Scalar for &T {
+    fn scalar(&self) -> (u64, u8) {
+        (**self).scalar()
+    }
+}
+
+/// The [`Operands`] case for two byte strings.
+pub trait CompareBytes {
+    /// Logs the comparison.
+    fn record(&self);
+}
+
+impl<A: ByteString + ?Sized, B: ByteString + ?Sized> CompareBytes for &&&Operands<'_, A, B> {
+    #[inline]
+    fn record(&self) {
+        record_bytes(self.0.byte_string(), self.1.byte_string());
+    }
+}
+
+/// The [`Operands`] case for [`Scalar`] operands of one type.
+pub trait CompareScalar {
+    /// Logs the comparison.
+    fn record(&self);
+}
+
+impl<A: Scalar + ?Sized> CompareScalar for &&Operands<'_, A, A> {
+    #[inline]
+    fn record(&self) {
+        let ((left, width), (right, _)) = (self.0.scalar(), self.1.scalar());
+        record_integers(left, right, width);
+    }
+}
+
+/// The [`Operands`] case for [`Mutate`] operands of one type: the leaves that differ.
+pub trait CompareMutate {
+    /// Logs the comparison.
+    fn record(&self);
+}
+
+impl<A: Mutate> CompareMutate for &Operands<'_, A, A> {
+    fn record(&self) {
+        let active = RECORDER
+            .try_with(|r| r.try_borrow().is_ok_and(|r| r.active))
+            .unwrap_or(false);
+        if active {
+            record_structured(self.0, self.1);
+        }
+    }
+}
+
+/// Logs the leaves in which `left` and `right` differ: pairwise while the two have the same
+/// shape; at the first variant that differs, the variant switch with the payload `right` has
+/// there (after which the leaves no longer line up).
+fn record_structured<A: Mutate>(left: &A, right: &A) {
+    let recorded = |value: &A| {
+        let mut leaves = Leaves::record();
+        value.clone().visit_leaves(&mut leaves);
+        match leaves.job {
+            Job::Record { leaves, len } => (leaves, len),
+            _ => unreachable!("a recording visit stays a recording"),
+        }
+    };
+    let ((left, left_len), (right, right_len)) = (recorded(left), recorded(right));
+    let (left, right) = (&left[..left_len], &right[..right_len]);
+    for (index, (&(kind, l), &(_, r))) in left.iter().zip(right).enumerate() {
+        if l == r {
+            continue;
+        }
+        if kind == LeafKind::Variant {
+            let to: Vec<u64> = right[index..].iter().map(|&(_, value)| value).collect();
+            let from = l;
+            with_active_log(|log| log.push_variant(from, &to));
+            let from: Vec<u64> = left[index..].iter().map(|&(_, value)| value).collect();
+            with_active_log(|log| log.push_variant(r, &from));
+            return;
+        }
+        if kind == LeafKind::Integer {
+            record_integers(l, r, 8);
+        }
+    }
+}
+
+/// The [`Operands`] fallback: nothing is logged.
+pub trait CompareOther {
+    /// Does nothing.
+    fn record(&self);
+}
+
+impl<A: ?Sized, B: ?Sized> CompareOther for Operands<'_, A, B> {
+    #[inline]
+    fn record(&self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn active<R>(f: impl FnOnce() -> R) -> (R, Log) {
+        begin_run();
+        let result = f();
+        end_run();
+        let log = RECORDER.with(|r| r.borrow().log.clone());
+        (result, log)
+    }
+
+    #[test]
+    fn only_the_property_call_is_logged() {
+        record_integers(1, 2, 1);
+        let ((), log) = active(|| record_integers(3, 4, 1));
+        assert_eq!(
+            log.integers(),
+            &[Comparison {
+                left: 3,
+                right: 4,
+                width: 1
+            }]
+        );
+        record_integers(5, 6, 1);
+        assert_eq!(RECORDER.with(|r| r.borrow().log.integers().len()), 1);
+    }
+
+    #[test]
+    fn the_log_is_bounded() {
+        let ((), log) = active(|| {
+            for i in 0..10_000u64 {
+                record_integers(i, i + 1, 8);
+                record_bytes(&i.to_le_bytes(), &[0; 40]);
+            }
+        });
+        assert_eq!(log.integers().len(), INTEGER_CAPACITY);
+        assert_eq!(log.bytes().len(), BYTES_CAPACITY);
+        assert_eq!(log.bytes()[0].right().len(), BYTES_LEN);
+    }
+
+    #[test]
+    fn signed_and_byte_swapped_leaves_match() {
+        let log = Log::from_pairs(&[(u64::from(-3i16 as u16), 500, 2)]);
+        let found = candidates(&mut -3i16, &log);
+        assert_eq!(found[0].value, Replacement::Integer(500));
+        // `x == 0x1234` on a big-endian read of a little-endian field.
+        let log = Log::from_pairs(&[(0x3412, 0x7856, 2)]);
+        let found = candidates(&mut 0x1234u16, &log);
+        assert!(found.contains(&Candidate {
+            leaf: 0,
+            value: Replacement::Integer(0x5678),
+            rank: 1
+        }));
+    }
+
+    #[test]
+    fn a_seed_tries_each_candidate_once_then_falls_back() {
+        let log = Log::from_pairs(&[(5, 6, 1)]);
+        let seed = SeedComparisons::new(log);
+        let mut cx = Context::new(3);
+        let mut mutants = Vec::new();
+        for _ in 0..2 {
+            let mut value = 5u8;
+            assert!(seed.mutate(&mut value, &mut cx));
+            assert_eq!(cx.trace(), &[Operator::CmpLog]);
+            mutants.push(value);
+        }
+        // The other operand, then its neighbour (its other neighbour, 5, is the seed's own value).
+        assert_eq!(mutants, [6, 7]);
+        let fallbacks = (0..160).filter(|_| !seed.mutate(&mut 5u8, &mut cx)).count();
+        assert!((100..160).contains(&fallbacks), "{fallbacks}");
+    }
+
+    #[test]
+    #[allow(clippy::needless_borrow)] // autoref dispatch: the borrows select the impl
+    fn structured_operands_log_the_differing_leaves() {
+        let ((), log) = active(|| {
+            (&&&&Operands(&(1u8, Some(7u16)), &(1u8, Some(9u16)))).record();
+            (&&&&Operands(&String::from("guest"), &"admin")).record();
+            (&&&&Operands(&-1i8, &4i8)).record();
+            (&&&&Operands(&1.0f32, &2.0f32)).record();
+        });
+        assert!(log.integers().iter().any(|c| (c.left, c.right) == (7, 9)));
+        assert!(log
+            .integers()
+            .iter()
+            .any(|c| (c.left, c.right) == (0xff, 4)));
+        assert_eq!(log.bytes()[0].left(), b"guest");
+    }
+}

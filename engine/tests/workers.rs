@@ -1,0 +1,75 @@
+//! `TYPEFUZZ_JOBS` / `Config::jobs`: several worker processes on one property. Each test below
+//! re-runs this test binary twice (filtered to itself) as its workers.
+
+use std::time::Duration;
+
+use typefuzz_engine::{check, cover, Config};
+
+/// Labels on each matched prefix of "bad!": seeds for the workers to find and share.
+#[allow(clippy::ptr_arg)] // a property over `Vec<u8>` receives `&Vec<u8>`
+fn guided(input: &Vec<u8>) -> bool {
+    if input.first() == Some(&b'b') {
+        cover!("b");
+        if input.get(1) == Some(&b'a') {
+            cover!("ba");
+            if input.get(2) == Some(&b'd') {
+                cover!("bad");
+                return input.get(3) != Some(&b'!');
+            }
+        }
+    }
+    true
+}
+
+#[test]
+fn two_workers_run_and_import_each_others_seeds() {
+    // A property that holds, run for a while: both workers sync at least once (every second).
+    let config = Config::default()
+        .with_seed(5)
+        .with_max_size(6)
+        .with_cases(u64::MAX)
+        .with_time(Duration::from_secs(3))
+        .with_progress(false)
+        .with_jobs(2);
+    let report = check(
+        &config,
+        |cx| cx.generate::<Vec<u8>>(),
+        |input: &Vec<u8>| {
+            let _ = guided(input);
+        },
+    );
+    let stats = &report.stats;
+    assert!(report.passed());
+    assert_eq!(stats.workers, 2, "{stats:?}");
+    assert!(stats.seeds_found >= 2, "both found seeds: {stats:?}");
+    assert!(
+        stats.seeds_imported > 0,
+        "a worker ran seeds the other wrote: {stats:?}"
+    );
+    assert_eq!(stats.tests, stats.valid + stats.discards);
+}
+
+#[test]
+fn the_first_failing_worker_ends_the_run_and_its_failure_is_reported_here() {
+    let config = Config::default()
+        .with_seed(2)
+        .with_max_size(8)
+        .with_cases(u64::MAX)
+        .with_max_tests(20_000_000)
+        .with_progress(false)
+        .with_jobs(2);
+    let report = check(&config, |cx| cx.generate::<Vec<u8>>(), guided);
+    let failure = report.failure.expect("the workers find bad!");
+    assert!(
+        failure.minimal.starts_with(b"bad!"),
+        "{:?}",
+        failure.minimal
+    );
+    assert_eq!(report.stats.workers, 2);
+    assert_eq!(failure.tests, report.stats.tests);
+    assert!(
+        failure.notes.iter().any(|note| note.contains("of 2")),
+        "{:?}",
+        failure.notes
+    );
+}
