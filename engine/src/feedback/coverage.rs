@@ -515,6 +515,16 @@ mod hooks {
     use crate::feedback::cmplog::record_integers;
     use std::sync::atomic::Ordering;
 
+    /// Logs a comparison's operands for input-to-state mutation
+    /// ([`cmplog`](crate::feedback::cmplog)), only while the property runs: otherwise the cost
+    /// is one relaxed load.
+    #[inline]
+    fn log_operands(a: u64, b: u64, width: u8) {
+        if ARMED.load(Ordering::Relaxed) {
+            record_integers(a, b, width);
+        }
+    }
+
     /// Registers the inline 8-bit counters of the executable.
     ///
     /// LLVM calls it from a module constructor, before `main`, once per instrumented module
@@ -548,22 +558,22 @@ mod hooks {
     /// measure a distance to).
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp1(a: u8, b: u8) {
-        record_integers(u64::from(a), u64::from(b), 1);
+        log_operands(u64::from(a), u64::from(b), 1);
     }
     /// Comparison of two 2-byte variables: logged for input-to-state mutation.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp2(a: u16, b: u16) {
-        record_integers(u64::from(a), u64::from(b), 2);
+        log_operands(u64::from(a), u64::from(b), 2);
     }
     /// Comparison of two 4-byte variables: logged for input-to-state mutation.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp4(a: u32, b: u32) {
-        record_integers(u64::from(a), u64::from(b), 4);
+        log_operands(u64::from(a), u64::from(b), 4);
     }
     /// Comparison of two 8-byte variables: logged for input-to-state mutation.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp8(a: u64, b: u64) {
-        record_integers(a, b, 8);
+        log_operands(a, b, 8);
     }
 
     /// Comparison of a 1-byte value against the constant `constant`.
@@ -571,27 +581,27 @@ mod hooks {
     pub extern "C" fn __sanitizer_cov_trace_const_cmp1(constant: u8, value: u8) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 8), c, u64::from(value));
-        record_integers(u64::from(value), c, 1);
+        log_operands(u64::from(value), c, 1);
     }
     /// Comparison of a 2-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp2(constant: u16, value: u16) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 16), c, u64::from(value));
-        record_integers(u64::from(value), c, 2);
+        log_operands(u64::from(value), c, 2);
     }
     /// Comparison of a 4-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp4(constant: u32, value: u32) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 32), c, u64::from(value));
-        record_integers(u64::from(value), c, 4);
+        log_operands(u64::from(value), c, 4);
     }
     /// Comparison of an 8-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp8(constant: u64, value: u64) {
         value_profile_compare(constant_site(constant, 64), constant, value);
-        record_integers(value, constant, 8);
+        log_operands(value, constant, 8);
     }
 
     /// A `switch` on `value`: `cases[0]` is the number of cases, `cases[1]` the bit width of
@@ -613,7 +623,7 @@ mod hooks {
         for i in 0..count as usize {
             // SAFETY: `i < cases[0]`, inside the table.
             let case = unsafe { *table.add(i) };
-            record_integers(value, case, width as u8);
+            log_operands(value, case, width as u8);
             let distance = (case ^ value).count_ones();
             if distance < best {
                 best = distance;
