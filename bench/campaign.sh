@@ -8,9 +8,11 @@
 # `cargo test`, `cargo typefuzz test`, `cargo typefuzz test --trace-compares` — then runs the
 # three binaries in turn, ROUNDS times, and prints the median tests/s of each and the coverage
 # tax (instrumented / plain). Then it runs the instrumented binary with TYPEFUZZ_JOBS=1 and
-# TYPEFUZZ_JOBS=2 in turn (total tests/s of all workers) and prints the scaling per added core.
-# The machine's load average is printed before and after: on a shared machine only the ratios
-# mean something. Builds go to target/bench-campaign (the first run takes minutes).
+# TYPEFUZZ_JOBS=2 in turn (total tests/s of all workers) and prints the scaling per added core,
+# and the tests per CPU-second of all processes (user + system time, from /usr/bin/time): on a
+# machine without an idle core for the second worker, that says whether the workers themselves
+# cost anything. The machine's load average is printed before and after: on a shared machine
+# only the ratios mean something. Builds go to target/bench-campaign (the first run takes minutes).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,12 +42,20 @@ for binary in "$plain" "$coverage" "$compares"; do
     [ -x "$binary" ] || { echo "campaign.sh: a build failed (no executable)" >&2; exit 1; }
 done
 
-# Runs a binary once (extra environment first) and prints its tests/s.
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+# Runs a binary once (extra environment first) and prints its tests/s and its tests per
+# CPU-second (all its processes).
 run() {
-    local binary=$1
+    local binary=$1 line cpu
     shift
-    env "$@" TYPEFUZZ_TIME="${seconds}s" "$binary" throughput --exact --ignored --nocapture 2>/dev/null |
-        sed -n 's/^THROUGHPUT: .*tests_per_second=\([0-9]*\).*/\1/p'
+    line=$(env "$@" TYPEFUZZ_TIME="${seconds}s" /usr/bin/time -f '%U %S' -o "$cpu_file" \
+        "$binary" throughput --exact --ignored --nocapture 2>/dev/null | grep '^THROUGHPUT: ')
+    cpu=$(tail -1 "$cpu_file")
+    echo "$line" | awk -v cpu="$cpu" '{
+        for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        split(cpu, c, " ");
+        printf "%d %d", v["tests_per_second"], v["tests"] / (c[1] + c[2] + 1e-9) }'
 }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -54,15 +64,18 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 declare -A samples
 for round in $(seq "$rounds"); do
     for mode in plain coverage compares; do
-        samples[$mode]+=" $(run "${!mode}")"
+        read -r speed _ <<<"$(run "${!mode}")"
+        samples[$mode]+=" $speed"
     done
     for jobs in 1 2; do
-        samples[jobs$jobs]+=" $(run "$coverage" TYPEFUZZ_JOBS=$jobs)"
+        read -r speed per_cpu <<<"$(run "$coverage" TYPEFUZZ_JOBS=$jobs)"
+        samples[jobs$jobs]+=" $speed"
+        samples[cpu$jobs]+=" $per_cpu"
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-for key in plain coverage compares jobs1 jobs2; do
+for key in plain coverage compares jobs1 jobs2 cpu1 cpu2; do
     declare "m_$key=$(echo "${samples[$key]}" | median)"
 done
 echo
@@ -72,7 +85,7 @@ echo "| cargo test --release | $m_plain | 1.00 |${samples[plain]} |"
 echo "| cargo typefuzz test --release | $m_coverage | $(ratio "$m_coverage" "$m_plain") |${samples[coverage]} |"
 echo "| cargo typefuzz test --release --trace-compares | $m_compares | $(ratio "$m_compares" "$m_plain") |${samples[compares]} |"
 echo
-echo "| cargo typefuzz test --release, workers | total tests/s | per added core | samples |"
-echo "|---|---:|---:|---|"
-echo "| TYPEFUZZ_JOBS=1 | $m_jobs1 | | ${samples[jobs1]} |"
-echo "| TYPEFUZZ_JOBS=2 | $m_jobs2 | $(awk -v a="$m_jobs2" -v b="$m_jobs1" 'BEGIN { printf "%.2f", (a - b) / b }') |${samples[jobs2]} |"
+echo "| cargo typefuzz test --release, workers | total tests/s | per added core | samples | tests per CPU-second | samples |"
+echo "|---|---:|---:|---|---:|---|"
+echo "| TYPEFUZZ_JOBS=1 | $m_jobs1 | |${samples[jobs1]} | $m_cpu1 |${samples[cpu1]} |"
+echo "| TYPEFUZZ_JOBS=2 | $m_jobs2 | $(awk -v a="$m_jobs2" -v b="$m_jobs1" 'BEGIN { printf "%.2f", (a - b) / b }') |${samples[jobs2]} | $m_cpu2 ($(ratio "$m_cpu2" "$m_cpu1")x) |${samples[cpu2]} |"

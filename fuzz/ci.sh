@@ -56,14 +56,14 @@ expect_bug() {
     grep -E "^stat::number_of_executed_units" "$log" || true
 }
 
-echo "== enum_vector: find the injected bug (seed 1, at most 420s)"
+echo "== enum_vector: find the injected bug (seed 1, at most 240s)"
 fuzz run -s "$sanitizer" enum_vector "$work/ev" -- -seed=1 -use_value_profile=1 \
-    -max_total_time=420 -print_final_stats=1 -artifact_prefix="$work/" > "$work/ev.log" 2>&1 || true
+    -max_total_time=240 -print_final_stats=1 -artifact_prefix="$work/" > "$work/ev.log" 2>&1 || true
 expect_bug enum_vector "$work/ev.log"
 
-echo "== enum_vector under -fork=2 (at most 300s)"
+echo "== enum_vector under -fork=2 (at most 240s)"
 fuzz run -s "$sanitizer" enum_vector "$work/ev-fork" -- -fork=2 -seed=2 -use_value_profile=1 \
-    -max_total_time=300 -artifact_prefix="$work/fork-" > "$work/fork.log" 2>&1 || true
+    -max_total_time=240 -artifact_prefix="$work/fork-" > "$work/fork.log" 2>&1 || true
 grep -q -e "-fork=2: fuzzing in separate process" "$work/fork.log" \
     || fail "-fork=2 did not start workers"
 expect_bug "enum_vector -fork=2" "$work/fork.log"

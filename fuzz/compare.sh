@@ -2,13 +2,14 @@
 # typefuzz's typed mutator (enum_vector) against libFuzzer + `arbitrary` (enum_vector_arbitrary)
 # on the same type and property: fuzzcheck's enum-vector benchmark (BENCHMARKS.md).
 #
-#   fuzz/compare.sh [trials] [cap-seconds] [throughput-seconds]    (defaults: 3 60 20)
+#   fuzz/compare.sh [trials] [max-executions] [throughput-seconds]   (defaults: 3 3000000 20)
 #
 # 1. Executions to the bug, per check order and trial (the trial number is libFuzzer's -seed):
 #    libFuzzer's executed units at the crash (`stat::number_of_executed_units`), with
-#    -use_value_profile=1 as in fuzzcheck's article, the same flags and seeds for both targets;
-#    "no" when the cap runs out (the count is then the executions done in the cap). The two
-#    targets alternate, so machine load hits both alike.
+#    -use_value_profile=1 as in fuzzcheck's article, the same flags and seeds for both targets.
+#    Each run stops after max-executions (libFuzzer's -runs, so machine load cannot change the
+#    outcome) or COMPARE_MAX_SECONDS (default 600) of wall time; "no" when it did not find the
+#    bug (the count is then the executions done). The two targets alternate, so load hits both.
 # 2. Throughput with the bug switched off (ENUM_VECTOR_BUG=0): average exec/s over the run, for
 #    each seed, the two targets alternating.
 # 3. A summary: per target, bugs found, the median executions to the bug (a run that did not find
@@ -20,8 +21,9 @@ cd "$(dirname "$0")"
 unset CARGO_TARGET_DIR
 
 trials=${1:-3}
-cap=${2:-60}
+max_runs=${2:-3000000}
 throughput_seconds=${3:-20}
+max_seconds=${COMPARE_MAX_SECONDS:-600}
 targets="enum_vector enum_vector_arbitrary"
 
 for target in $targets; do
@@ -42,7 +44,7 @@ for order in in-order reversed; do
             log="$work/$target-$order-$trial.log"
             rm -rf "$work/corpus" && mkdir "$work/corpus"
             ENUM_VECTOR_ORDER=$order "$bin/$target" "$work/corpus" -seed="$trial" \
-                -use_value_profile=1 -max_total_time="$cap" -print_final_stats=1 \
+                -use_value_profile=1 -runs="$max_runs" -max_total_time="$max_seconds" -print_final_stats=1 \
                 -artifact_prefix="$work/" > "$log" 2>&1 || true
             found=no
             grep -q "enum vector bug" "$log" && found=yes
@@ -73,7 +75,8 @@ echo
 echo "| target | bugs found | median executions to the bug | median exec/s |"
 echo "|---|---|---|---|"
 for target in $targets; do
-    found=$(cat "$work/$target.found" 2>/dev/null | wc -l)
+    found=0
+    [ -f "$work/$target.found" ] && found=$(wc -l < "$work/$target.found")
     echo "| $target | $found of $((2 * trials)) | $(median < "$work/$target.executions") | $(median < "$work/$target.speed") |"
 done
 typed_speed=$(median < "$work/enum_vector.speed")

@@ -7,6 +7,8 @@
 //! - [`bst`]: the ETNA binary search tree with 8 mutants, 18 properties and 53 tasks;
 //! - [`branches`]: nested-branch micro-benchmarks ("bad!", the greedy trap, Dan Luu's bit loop,
 //!   fuzzcheck's enum vector);
+//! - [`cmplog`]: the enum vector and "bad!" with their comparisons visible to input-to-state
+//!   mutation, with it on and off;
 //! - [`historical`]: real bugs of published crate releases (rangemap, im, smallvec), each against
 //!   a later release with the fix as the control;
 //! - [`throughput`]: a property without precondition, for tests per second;
@@ -31,6 +33,7 @@
 #![deny(missing_docs)]
 
 pub mod bst;
+pub mod cmplog;
 pub mod historical;
 pub mod ifc;
 pub mod runner;

@@ -93,40 +93,77 @@ pub fn choose(cx: &mut Context, mut candidates: Candidates) -> Option<Choice> {
     })
 }
 
-/// Chooses the variant to generate. `levels[i]` is 0 for a variant needing no `Box`/`Rc`/`Arc`,
-/// 1 for one that needs an indirection but not its own type, 2 for one that always contains
-/// its own type. At size 0 only the lowest level present is eligible; above it, variants of
-/// level > 0 are weighted up with the size (QuickChick's sized generation).
-pub fn choose_variant(cx: &mut Context, weights: &[u32], levels: &[u8]) -> usize {
+/// An enum's variants as generation sees them, computed by `#[derive(Mutate)]` at compile time.
+///
+/// `levels[i]` is 0 for a variant needing no `Box`/`Rc`/`Arc`, 1 for one that needs an
+/// indirection but not its own type, 2 for one that always contains its own type; `weights[i]`
+/// is its `#[mutate(weight = N)]` (default 1). The totals are what [`choose_variant`] would
+/// otherwise add up for every generated node.
+#[derive(Clone, Copy, Debug)]
+pub struct Variants {
+    /// Each variant's weight.
+    pub weights: &'static [u32],
+    /// Each variant's generation level.
+    pub levels: &'static [u8],
+    /// The lowest level present.
+    pub lowest: u8,
+    /// Total weight of the variants of the lowest level (the only ones eligible at size 0).
+    pub lowest_total: u64,
+    /// Total weight of the level-0 variants.
+    pub flat_total: u64,
+    /// Total weight of the variants of level > 0 (weighted up with the size).
+    pub boosted_total: u64,
+    /// The common weight when every variant has level 0 and the same non-zero weight (the draw
+    /// is then a division), else 0.
+    pub uniform_weight: u32,
+}
+
+/// Chooses the variant to generate. At size 0 only the lowest level present is eligible;
+/// above it, variants of level > 0 are weighted up with the size, at most 16 times
+/// (QuickChick's sized generation).
+///
+/// One random draw, then a scan that stops at the chosen variant; enums whose variants all
+/// have level 0 and one weight (fieldless enums, instruction sets) skip the scan.
+#[inline]
+pub fn choose_variant(cx: &mut Context, variants: &Variants) -> usize {
+    let count = variants.weights.len() as u64;
+    if variants.uniform_weight > 0 {
+        let weight = u64::from(variants.uniform_weight);
+        return (cx.rng().u64(..count * weight) / weight) as usize;
+    }
     let size = cx.size();
-    let lowest = levels.iter().copied().min().unwrap_or(0);
-    let boost = u32::try_from(size.min(16)).unwrap_or(16);
-    let mut effective = [0u32; 64];
-    let mut heap;
-    let slots: &mut [u32] = if weights.len() <= effective.len() {
-        &mut effective[..weights.len()]
+    let boost = size.min(16) as u64;
+    let total = if size == 0 {
+        variants.lowest_total
     } else {
-        heap = vec![0u32; weights.len()];
-        &mut heap
+        variants.flat_total + boost * variants.boosted_total
     };
-    for (slot, (&weight, &level)) in slots.iter_mut().zip(weights.iter().zip(levels)) {
-        *slot = if size == 0 {
-            if level == lowest {
+    if total == 0 {
+        // Every eligible variant has weight 0: fall back to the first lowest-level variant.
+        return (variants.levels.iter())
+            .position(|&l| l == variants.lowest)
+            .unwrap_or(0);
+    }
+    let mut ticket = cx.rng().u64(..total);
+    for (index, (&weight, &level)) in variants.weights.iter().zip(variants.levels).enumerate() {
+        let weight = u64::from(weight);
+        let effective = if size == 0 {
+            if level == variants.lowest {
                 weight
             } else {
                 0
             }
         } else if level > 0 {
-            weight.saturating_mul(boost)
+            weight * boost
         } else {
             weight
         };
+        if ticket < effective {
+            return index;
+        }
+        ticket -= effective;
     }
-    match cx.weighted(slots) {
-        Some(index) => index,
-        // Every eligible variant has weight 0: fall back to the first lowest-level variant.
-        None => levels.iter().position(|&l| l == lowest).unwrap_or(0),
-    }
+    unreachable!("ticket below the total weight")
 }
 
 /// The size each of `parts` sized children gets out of `size` (one unit for the node itself).

@@ -332,6 +332,11 @@ const STATUS_AFTER: Duration = Duration::from_secs(2);
 /// At most one status line per this period.
 const STATUS_PERIOD: Duration = Duration::from_secs(1);
 
+/// A run of this many tests is long (a campaign, not a framework-sized `cargo test` run of a
+/// few hundred cases) even when it took under [`STATUS_AFTER`]: it ends with the coverage
+/// banner if coverage is off.
+const LONG_RUN_TESTS: u64 = 10_000;
+
 /// `tests / elapsed`, defined for a zero `elapsed`.
 fn per_second(tests: u64, elapsed: Duration) -> f64 {
     tests as f64 / elapsed.as_secs_f64().max(1e-9)
@@ -379,8 +384,12 @@ impl StatusLine {
         }
     }
 
-    /// The final line, if any line was printed (or asked for).
+    /// The final line, if any line was printed (or asked for); the coverage banner after a run
+    /// of [`LONG_RUN_TESTS`] tests that printed no status line (one quicker than two seconds).
     pub(crate) fn finish(&mut self, stats: &Stats) {
+        if stats.tests >= LONG_RUN_TESTS {
+            crate::feedback::coverage::warn_once_if_disabled();
+        }
         if self.mode == Some(true) || (self.mode.is_none() && self.last_print.is_some()) {
             print_status(&line("DONE ", stats, self.started.elapsed()));
         }

@@ -1,17 +1,20 @@
-//! Decoded inputs kept between libFuzzer's calls, so that an input is decoded about once per
-//! seed rather than once per mutation, crossover and execution.
+//! Decoded inputs kept between libFuzzer's calls, so that the mutator and the crossover decode
+//! an input about once per seed rather than once per call.
 //!
 //! libFuzzer mutates a corpus input up to `-mutate_depth` (5) times in a row, each time starting
-//! from the previous mutant, and runs each mutant right after writing it. So the mutator keeps
-//! the last mutant it wrote together with its encoding: the next execution clones it and the next
-//! mutation borrows it, neither decodes. The first mutation of a round starts from a corpus input,
-//! and crossover reads a second corpus input: those are kept in a small table of recently decoded
-//! inputs, which libFuzzer's corpus (a few hundred inputs on typical targets) mostly fits.
+//! from the previous mutant. So the mutator keeps the last mutant it wrote together with its
+//! encoding, and the next mutation (or crossover) of those bytes borrows it instead of decoding.
+//! The first mutation of a round starts from a corpus input, and crossover reads a second corpus
+//! input: those are kept in a small table of recently decoded inputs, which libFuzzer's corpus
+//! (a few hundred inputs on typical targets) mostly fits.
 //!
 //! A cached value stands for a byte string only when it is what those bytes decode to: it was
 //! either decoded from them, or they are its own encoding and that encoding was not cut off at
 //! the depth bound, and the codec contract (`decode(encode(v)) == v`, see `Mutate`) makes those
 //! the same value.
+//!
+//! The execution itself still decodes its input: the decoder's coverage is structural feedback
+//! for libFuzzer (see the crate docs, "Coverage").
 
 use typefuzz_engine::codec::{from_bytes, Encoder};
 use typefuzz_engine::Mutate;
@@ -38,13 +41,16 @@ pub(crate) struct Entry<T> {
 ///
 /// let mut inputs = InputCache::<Vec<u16>>::new();
 /// let mut data = to_bytes(&vec![1u16, 2, 3]);
-/// let size = data.len();
+/// let mut size = data.len();
 /// data.resize(64, 0);
-/// let no_bytes = |_: &mut [u8], _: usize, _: usize| -> usize { unreachable!() };
-/// let new_size = inputs.mutate(&mut data, size, 64, 1, no_bytes);
-/// // What libFuzzer runs next is the mutant just written: served without decoding.
-/// let mutant = inputs.value_of(&data[..new_size]);
-/// assert_eq!(mutant, from_bytes::<Vec<u16>>(&data[..new_size]));
+/// let no_bytes = |_: &mut [u8], size: usize, _: usize| -> usize { size };
+/// // A round of libFuzzer's: each mutation starts from the previous mutant, which the cache
+/// // holds, so only the first call decodes.
+/// for seed in 1..=5 {
+///     size = inputs.mutate(&mut data, size, 64, seed, no_bytes);
+///     let mutant: Vec<u16> = from_bytes(&data[..size]);
+///     assert_eq!(to_bytes(&mutant), &data[..size]);
+/// }
 /// ```
 pub struct InputCache<T> {
     /// The input the mutator or crossover wrote last: libFuzzer runs it next and, within a
@@ -85,20 +91,6 @@ impl<T> Default for InputCache<T> {
 }
 
 impl<T: Mutate> InputCache<T> {
-    /// The value `bytes` decode to, for the property to consume: a clone of the last mutant
-    /// when `bytes` are its encoding (the usual case under libFuzzer), else decoded.
-    ///
-    /// ```
-    /// let mut inputs = typefuzz_libfuzzer::InputCache::<u16>::new();
-    /// assert_eq!(inputs.value_of(&[2, 1]), 0x0102);
-    /// ```
-    pub fn value_of(&mut self, bytes: &[u8]) -> T {
-        match &self.last {
-            Some(last) if last.bytes == bytes => last.value.clone(),
-            _ => from_bytes(bytes),
-        }
-    }
-
     /// Remembers `value` as the last input written; its encoding is in `self.encoder`. The
     /// value it replaces becomes the spare.
     pub(crate) fn remember_last(&mut self, value: T) {
@@ -218,14 +210,16 @@ mod tests {
         let mut inputs = InputCache::<Vec<u8>>::new();
         inputs.encoder.clear();
         vec![1u8, 2].encode(&mut inputs.encoder);
+        // Remembered under its encoding: a hit returns it, as planted, without decoding.
         inputs.remember_last(vec![1, 2]);
+        inputs.last.as_mut().unwrap().value = vec![9];
         let bytes = to_bytes(&vec![1u8, 2]);
-        assert_eq!(inputs.value_of(&bytes), vec![1, 2]);
-        assert_eq!(inputs.value_of(&to_bytes(&vec![3u8])), vec![3]);
+        assert_eq!(lookup(&inputs.last, &mut inputs.recent, &bytes), &vec![9]);
+        let other = to_bytes(&vec![3u8]);
+        assert_eq!(lookup(&inputs.last, &mut inputs.recent, &other), &vec![3]);
         // A prefix of the bytes is another input.
-        let prefix = inputs.value_of(&bytes[..2]);
+        let prefix = lookup(&inputs.last, &mut inputs.recent, &bytes[..2]).clone();
         assert_eq!(prefix, from_bytes::<Vec<u8>>(&bytes[..2]));
-        assert_ne!(prefix, vec![1, 2]);
     }
 
     #[test]
@@ -255,6 +249,103 @@ mod tests {
             return;
         }
         encoder.nested(|encoder| nested_levels(encoder, levels - 1));
+    }
+
+    use std::cell::Cell;
+    use typefuzz_engine::codec::Decoder;
+    use typefuzz_engine::Context;
+
+    thread_local! {
+        static DECODES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A byte vector whose decodings are counted.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Counted(Vec<u8>);
+
+    impl Mutate for Counted {
+        fn generate(cx: &mut Context) -> Self {
+            Counted(cx.generate())
+        }
+        fn mutate(&mut self, cx: &mut Context) {
+            self.0.mutate(cx);
+        }
+        fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+            self.0.shrink(cx).into_iter().map(Counted).collect()
+        }
+        fn encode(&self, out: &mut Encoder) {
+            self.0.encode(out);
+        }
+        fn decode(input: &mut Decoder<'_>) -> Self {
+            DECODES.with(|decodes| decodes.set(decodes.get() + 1));
+            Counted(Vec::decode(input))
+        }
+    }
+
+    #[test]
+    fn a_round_of_mutations_decodes_its_seed_once() {
+        // libFuzzer's round: mutate the corpus input, then the mutant, and so on.
+        let seed_input = to_bytes(&Counted(vec![1, 2, 3]));
+        let mut inputs = InputCache::<Counted>::new();
+        let mut data = seed_input.clone();
+        data.resize(64, 0);
+        let mut size = seed_input.len();
+        DECODES.with(|decodes| decodes.set(0));
+        let mut byte_mutations = 0;
+        for seed in 0..40 {
+            size = inputs.mutate(&mut data, size, 64, seed, |_, size, _| {
+                byte_mutations += 1;
+                size
+            });
+            if byte_mutations == 0 {
+                // What the cache keeps is what the written bytes decode to.
+                let last = inputs.last.as_ref().unwrap();
+                assert_eq!(last.bytes, data[..size]);
+                assert_eq!(last.value.0, from_bytes::<Vec<u8>>(&data[..size]));
+            }
+        }
+        // The seed once, then only after a byte mutation (whose output the cache cannot know):
+        // never per typed mutation.
+        let decodes = DECODES.with(Cell::get);
+        assert!(byte_mutations > 0, "seeds 0..40 include byte mutations");
+        assert!(
+            decodes <= 1 + byte_mutations,
+            "{decodes} decodes for 40 mutations, {byte_mutations} byte mutations"
+        );
+        // New rounds from the same corpus input decode nothing new: it is in the table.
+        let before = DECODES.with(Cell::get);
+        let mut typed_rounds = 0;
+        for seed in 100..110 {
+            let mut again = seed_input.clone();
+            again.resize(64, 0);
+            let mut byte_mutation = false;
+            let len = inputs.mutate(&mut again, seed_input.len(), 64, seed, |_, size, _| {
+                byte_mutation = true;
+                size
+            });
+            if !byte_mutation {
+                typed_rounds += 1;
+                assert_eq!(inputs.last.as_ref().unwrap().bytes, again[..len]);
+            }
+        }
+        assert!(typed_rounds > 0);
+        assert_eq!(DECODES.with(Cell::get), before);
+    }
+
+    #[test]
+    fn crossover_of_a_flat_type_decodes_only_the_splice() {
+        let first = to_bytes(&Counted(vec![1, 2, 3]));
+        let second = to_bytes(&Counted(vec![7, 8]));
+        let mut inputs = InputCache::<Counted>::new();
+        let mut out = [0u8; 32];
+        inputs.crossover(&first, &second, &mut out, 0);
+        DECODES.with(|decodes| decodes.set(0));
+        for seed in 1..=10 {
+            let len = inputs.crossover(&first, &second, &mut out, seed);
+            assert_eq!(inputs.last.as_ref().unwrap().bytes, out[..len]);
+        }
+        // `first` is in the table after the warm-up call: one decode per child (its splice).
+        assert_eq!(DECODES.with(Cell::get), 10);
     }
 
     #[test]

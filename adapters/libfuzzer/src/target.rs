@@ -43,15 +43,7 @@ const MAX_DEBUG_LEN: usize = 8 * 1024;
 /// assert!(failed.is_err());
 /// ```
 pub fn run<T: Mutate, R: IntoOutcome>(bytes: &[u8], property: impl FnOnce(T) -> R) -> Corpus {
-    run_value(from_bytes(bytes), bytes, property)
-}
-
-/// [`run`] on `value`, which `bytes` decode to.
-fn run_value<T: Mutate, R: IntoOutcome>(
-    value: T,
-    bytes: &[u8],
-    property: impl FnOnce(T) -> R,
-) -> Corpus {
+    let value: T = from_bytes(bytes);
     CURRENT_INPUT.with(|current| current.set(Some((bytes.as_ptr(), bytes.len()))));
     let verdict = run_once(|| property(value));
     CURRENT_INPUT.with(|current| current.set(None));
@@ -76,27 +68,17 @@ pub fn test_input<T: Mutate + Debug, R: IntoOutcome>(
     bytes: &[u8],
     property: impl FnOnce(T) -> R,
 ) -> Corpus {
-    test_input_with(bytes, property, from_bytes)
-}
-
-/// [`test_input`], with `decode` giving the value `bytes` decode to (`fuzz_target!` passes its
-/// [`InputCache`](crate::InputCache)'s [`value_of`](crate::InputCache::value_of)).
-pub(crate) fn test_input_with<T: Mutate + Debug, R: IntoOutcome>(
-    bytes: &[u8],
-    property: impl FnOnce(T) -> R,
-    decode: impl FnOnce(&[u8]) -> T,
-) -> Corpus {
     static DEBUG_PATH: OnceLock<Option<String>> = OnceLock::new();
     let debug_path = DEBUG_PATH.get_or_init(|| std::env::var("RUST_LIBFUZZER_DEBUG_PATH").ok());
     if let Some(path) = debug_path {
-        let value = decode(bytes);
+        let value: T = from_bytes(bytes);
         let written = std::fs::File::create(path).and_then(|mut file| writeln!(file, "{value:#?}"));
         if let Err(error) = written {
             panic!("typefuzz: cannot write RUST_LIBFUZZER_DEBUG_PATH file {path}: {error}");
         }
         return Corpus::Reject;
     }
-    run_value(decode(bytes), bytes, property)
+    run(bytes, property)
 }
 
 /// Prepares the process for fuzzing `T`: installs, once, a panic hook that prints the failing

@@ -29,6 +29,8 @@
 //! than the balance); bisecting between two words that stop at different commands narrows down
 //! to the boundary, where the amount is exactly right and the whole sequence is enabled. A word
 //! with the same stop at both ends, or whose command is disabled at both ends, is left alone.
+//! Two words past the end of a command's bytes are bisected too: a command whose bytes end
+//! early reads its last parameters from the padding after them.
 //!
 //! When no single word mends a deletion, the command where the replay stops is switched to
 //! another kind — its first or second word (where a `prop_oneof!` reads which alternative) set
@@ -43,11 +45,13 @@
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
+use crate::machine::padding;
 use crate::sequence::Commands;
 
-/// Model replays one shrink step may spend on cascades and repairs.
+/// Model replays one shrink step may spend on canonical bytes, and again on cascades and
+/// repairs.
 const MAX_REPLAYS: usize = 8192;
-/// Time one shrink step may spend on cascades and repairs.
+/// Time one shrink step may spend on canonical bytes, and again on cascades and repairs.
 const MAX_TIME: Duration = Duration::from_millis(500);
 /// Commands a cascade deletes besides the first.
 const MAX_CASCADE: usize = 4;
@@ -58,6 +62,8 @@ const MAX_REPAIRS: usize = 4;
 const SWITCHES: u32 = 16;
 /// Bytes bisected at once: one word of the pass-through RNG.
 const WORD: usize = 4;
+/// Words bisected past the end of a command's bytes, where its strategy reads the padding.
+const WORDS_PAST_THE_END: usize = 2;
 
 /// What guided shrinking asks the model.
 pub(crate) trait ShrinkModel {
@@ -74,7 +80,7 @@ thread_local! {
     static MODEL: RefCell<Option<Box<dyn ShrinkModel>>> = const { RefCell::new(None) };
 }
 
-/// Keeps a replay function installed; uninstalls it when dropped (also when a run unwinds).
+/// Keeps a shrink model installed; uninstalls it when dropped (also when a run unwinds).
 pub(crate) struct Installed(());
 
 impl Drop for Installed {
@@ -106,6 +112,8 @@ pub(crate) fn canonical(commands: &Commands) -> Option<Commands> {
             model,
             text: String::new(),
             probe_text: String::new(),
+            replays: 0,
+            started: Instant::now(),
         };
         if !same.model.describe(commands, &mut same.text) {
             return None;
@@ -158,6 +166,24 @@ pub(crate) fn canonical(commands: &Commands) -> Option<Commands> {
     .flatten()
 }
 
+/// The words of `bytes` a repair bisects: its own, and [`WORDS_PAST_THE_END`] more. A command
+/// whose bytes end early reads its last parameters from the padding after them (canonical bytes
+/// end where the padding reads the same values; mutation leaves commands short), and those
+/// parameters need mending as much as the others.
+fn words_of(bytes: &[u8]) -> usize {
+    bytes.len().div_ceil(WORD) + WORDS_PAST_THE_END
+}
+
+/// Sets the word at `offset` of `bytes` to `value`, first extending `bytes` up to it with the
+/// padding the replay reads there (so the bytes before the word keep their values).
+fn set_word(bytes: &mut Vec<u8>, offset: usize, value: u32) {
+    if bytes.len() < offset + WORD {
+        let missing = offset + WORD - bytes.len();
+        bytes.extend_from_slice(&padding()[..missing]);
+    }
+    bytes[offset..offset + WORD].copy_from_slice(&value.to_le_bytes());
+}
+
 /// The initial state's bytes (`index` 0) or command `index - 1`'s.
 fn bytes_of(commands: &mut Commands, index: usize) -> &mut Vec<u8> {
     match index {
@@ -166,15 +192,23 @@ fn bytes_of(commands: &mut Commands, index: usize) -> &mut Vec<u8> {
     }
 }
 
-/// Whether probes decode to the same sequence as the one described in `text`.
+/// Whether probes decode to the same sequence as the one described in `text`, within the same
+/// bounds as the other guided candidates.
 struct Same<'a> {
     model: &'a mut dyn ShrinkModel,
     text: String,
     probe_text: String,
+    replays: usize,
+    started: Instant,
 }
 
 impl Same<'_> {
+    /// Past the bounds every probe counts as different, so the bytes are left as they are.
     fn decoding(&mut self, probe: &Commands) -> bool {
+        if self.replays >= MAX_REPLAYS || self.started.elapsed() >= MAX_TIME {
+            return false;
+        }
+        self.replays += 1;
         self.model.describe(probe, &mut self.probe_text) && self.probe_text == self.text
     }
 }
@@ -237,10 +271,7 @@ impl Search<'_> {
             // command's last word first (a `prop_oneof!` reads which command in its first word,
             // the parameters after it).
             'targets: for target in (0..=*at).rev() {
-                let words = deleted
-                    .steps
-                    .get(target)
-                    .map_or(0, |bytes| bytes.len() / WORD);
+                let words = deleted.steps.get(target).map_or(0, |bytes| words_of(bytes));
                 for word in (0..words).rev() {
                     if self.exhausted() {
                         return;
@@ -276,14 +307,14 @@ impl Search<'_> {
     /// spread over its range — one per alternative of up to that many equally weighted ones —
     /// and for each, bisects the command's other words (see [`Search::bisect`]).
     fn switch_command(&mut self, deleted: &Commands, target: usize) -> Option<Commands> {
-        let words = deleted.steps.get(target)?.len() / WORD;
-        for switch in 0..words.min(2) {
+        let words = words_of(deleted.steps.get(target)?);
+        for switch in 0..2 {
             for step in 0..SWITCHES {
                 // Odd and in the middle of its share of the range (see `bisect`).
                 let value = (step << (32 - SWITCHES.trailing_zeros())) | (1 << 27) | 1;
                 let mut switched = deleted.clone();
                 let at = WORD * switch;
-                switched.steps[target][at..at + WORD].copy_from_slice(&value.to_le_bytes());
+                set_word(&mut switched.steps[target], at, value);
                 if self.exhausted() {
                     return None;
                 }
@@ -361,7 +392,7 @@ impl Search<'_> {
         offset: usize,
         word: u32,
     ) -> Option<usize> {
-        probe.steps[target][offset..offset + WORD].copy_from_slice(&word.to_le_bytes());
+        set_word(&mut probe.steps[target], offset, word);
         self.first_disabled(probe)
     }
 }
@@ -372,6 +403,9 @@ mod tests {
     use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 
     use super::*;
+    use crate::machine::Model;
+    use proptest::strategy::ValueTree;
+    use typefuzz_engine::Mutate;
 
     /// A wallet: deposits, withdrawals up to the balance, and `Close` at a zero balance.
     struct Wallet;
@@ -455,6 +489,133 @@ mod tests {
                 "seed {seed}: {minimal}\nfrom {original}"
             );
         }
+    }
+
+    /// A wallet with a shop: `Pay(shop, x)` needs the shop open and reads its amount after the
+    /// shop's number, where `Withdraw(x)` reads its amount right after the choice of command.
+    struct Shop;
+
+    #[derive(Clone, Debug, PartialEq)]
+    enum Purchase {
+        Deposit(u32),
+        Withdraw(u32),
+        Pay(usize, u32),
+        OpenShop,
+        Close,
+    }
+
+    impl ReferenceStateMachine for Shop {
+        /// The balance, whether money was ever deposited, whether the shop is open.
+        type State = (u32, bool, bool);
+        type Transition = Purchase;
+
+        fn init_state() -> BoxedStrategy<Self::State> {
+            Just((0, false, false)).boxed()
+        }
+
+        fn transitions(_: &Self::State) -> BoxedStrategy<Purchase> {
+            // `Close` first and `Pay` last: bisecting which command `Pay` is, between the
+            // two, stops at the payment at both ends and is skipped.
+            prop_oneof![
+                Just(Purchase::Close),
+                (1..=100u32).prop_map(Purchase::Deposit),
+                (1..=100u32).prop_map(Purchase::Withdraw),
+                Just(Purchase::OpenShop),
+                (0..3usize, 1..=100u32).prop_map(|(shop, x)| Purchase::Pay(shop, x)),
+            ]
+            .boxed()
+        }
+
+        fn preconditions(&(balance, _, open): &Self::State, command: &Purchase) -> bool {
+            match *command {
+                Purchase::Deposit(_) => true,
+                Purchase::Withdraw(x) => x <= balance,
+                Purchase::Pay(_, x) => open && x <= balance,
+                Purchase::OpenShop => !open,
+                Purchase::Close => balance == 0,
+            }
+        }
+
+        fn apply((balance, funded, open): Self::State, command: &Purchase) -> Self::State {
+            match *command {
+                Purchase::Deposit(x) => (balance + x, true, open),
+                Purchase::Withdraw(x) | Purchase::Pay(_, x) => (balance - x, funded, open),
+                Purchase::OpenShop => (balance, funded, true),
+                Purchase::Close => (balance, funded, open),
+            }
+        }
+    }
+
+    /// The choice bytes that `transitions` reads to draw a command `wanted` accepts.
+    fn bytes_of_a(wanted: impl Fn(&Purchase) -> bool) -> Vec<u8> {
+        use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+        for seed in 0u8.. {
+            let rng = TestRng::from_seed(RngAlgorithm::Recorder, &[seed; 32]);
+            let mut runner = TestRunner::new_with_rng(Default::default(), rng);
+            let tree = Shop::transitions(&(0, false, false))
+                .new_tree(&mut runner)
+                .unwrap();
+            if wanted(&tree.current()) {
+                return runner.rng().bytes_used();
+            }
+        }
+        unreachable!("some seed draws every command")
+    }
+
+    #[test]
+    fn a_payment_whose_shop_is_deleted_shrinks_to_a_withdrawal() {
+        // Deposit(x), OpenShop, Pay(_, x), Close: every single deletion disables a later command,
+        // and the payment must become a withdrawal of the same amount, read from another offset.
+        let deposit = bytes_of_a(|c| matches!(c, Purchase::Deposit(_)));
+        let mut pay = bytes_of_a(|c| matches!(c, Purchase::Pay(..)));
+        let mut model = Model::<Shop>::new(&Default::default());
+        let mut start = Commands {
+            init: vec![],
+            steps: vec![
+                deposit.clone(),
+                bytes_of_a(|c| *c == Purchase::OpenShop),
+                pay.clone(),
+                bytes_of_a(|c| *c == Purchase::Close),
+            ],
+        };
+        // Give the payment the deposit's amount: search its last word for it.
+        let last = pay.len() - WORD;
+        let mut found = false;
+        for value in (1..=u32::MAX).step_by(1 << 20) {
+            pay[last..].copy_from_slice(&value.to_le_bytes());
+            start.steps[2] = pay.clone();
+            if model.first_disabled(&start).is_none() {
+                found = true;
+                break;
+            }
+        }
+        assert!(found, "no payment amount matches the deposit");
+        let fails = |model: &mut Model<Shop>, commands: &Commands| {
+            model.decode(commands).is_some_and(|trace| {
+                let transitions = trace.transitions();
+                transitions.contains(&Purchase::Close)
+                    && trace.steps.iter().any(|(_, (_, funded, _))| *funded)
+            })
+        };
+        assert!(fails(&mut model, &start));
+        let _installed = install(Model::<Shop>::new(&Default::default()));
+        let mut cx = typefuzz_engine::Context::new(0);
+        let mut current = start;
+        while let Some(next) = current
+            .shrink(&mut cx)
+            .into_iter()
+            .find(|candidate| fails(&mut model, candidate))
+        {
+            current = next;
+        }
+        let minimal = model.decode(&current).unwrap().transitions();
+        assert!(
+            matches!(
+                minimal[..],
+                [Purchase::Deposit(x), Purchase::Withdraw(y), Purchase::Close] if x == y
+            ),
+            "{minimal:?}"
+        );
     }
 
     #[test]

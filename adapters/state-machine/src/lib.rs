@@ -134,11 +134,11 @@
 //!   word by word, between values that stop the replay at different commands, until the whole
 //!   sequence is enabled (`Withdraw(149)` becomes `Withdraw(168)`), or the command where it
 //!   stops is switched to another kind (`Transfer(3, 4, x)` to an account whose `Open` was
-//!   deleted becomes `Withdraw(3, x)`); then simpler parameters
-//!   (each command's and the initial state's bytes towards zero: smaller values, earlier
-//!   `prop_oneof!` alternatives). Cascades and repairs replay the model alone (at most 8192
-//!   replays and 500 ms per shrink step). Every candidate is replayed with its preconditions, so
-//!   a candidate with a disabled command is a discard and never accepted. Shrinking is bounded
+//!   deleted becomes `Withdraw(3, x)`); then simpler parameters (each command's and the
+//!   initial state's bytes towards zero: smaller values, earlier `prop_oneof!` alternatives).
+//!   Canonical bytes, cascades and repairs replay the model alone (at most 8192 replays and
+//!   500 ms each per shrink step). Every candidate is replayed with its preconditions, so a
+//!   candidate with a disabled command is a discard and never accepted. Shrinking is bounded
 //!   by `max_shrink_time`/`max_shrink_iters` (typefuzz's `TYPEFUZZ_SHRINK_TIME`, 30 s by
 //!   default). The failure report prints the minimal sequence one command per line with the
 //!   reference state after each step, and per-command statistics (generated, enabled, rejected

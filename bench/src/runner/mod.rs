@@ -12,7 +12,8 @@
 //!   (`IFC (hand-placed labels): ...`).
 //! - `full`: the protocol — 10 trials, 60 s cap, every strategy and ablation, all controls; the
 //!   instrumented lines are coverage only and coverage with comparison tracing.
-//! - `throughput`: tests per second on a property without precondition.
+//! - `throughput`: tests and nodes per second on three properties without precondition,
+//!   against quickcheck and proptest ([`crate::throughput`]).
 //! - `sancov`: the instrumented lines themselves; only meaningful in an instrumented build (see
 //!   `tests/sancov.rs`), which `quick` and `full` make and run on their own. `--trace-compares`
 //!   names the build made with comparison tracing.
@@ -32,6 +33,7 @@ mod instrumented;
 mod report;
 mod stats;
 mod strategy;
+mod throughput;
 mod workloads;
 
 use std::io::Write as _;
@@ -219,7 +221,7 @@ pub fn run_cli(args: &[String]) -> i32 {
     // The SUTs may panic (that is a failure, counted by the loops); keep stderr for the status.
     std::panic::set_hook(Box::new(|_| {}));
     match options.mode {
-        Mode::Throughput => report::throughput(&options),
+        Mode::Throughput => throughput::run(&options),
         _ => run_jobs(&options),
     }
 }
@@ -375,6 +377,9 @@ fn run_jobs(options: &Options) -> i32 {
     }
     let false_alarms = instrumented_alarms
         + summary.print_summary_lines(&strategies, &workloads, |w, s| line_name(options, w, s));
+    if options.mode == Mode::Quick && workloads.contains(&Workload::Micro) {
+        crate::cmplog::print(5, Duration::from_secs(1), options.seed);
+    }
     if false_alarms > 0 {
         eprintln!("typefuzz-bench: {false_alarms} control run(s) reported a failure");
         1

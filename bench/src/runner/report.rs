@@ -1,6 +1,5 @@
-//! Output: one CSV row per trial, a markdown report, SVG charts, and the throughput mode.
+//! Output: one CSV row per trial, a markdown report and SVG charts.
 
-use std::cell::Cell as StdCell;
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
@@ -10,11 +9,9 @@ use std::time::Duration;
 use plotters::prelude::*;
 
 use super::stats::{a12, mean, median, Summary, BUCKETS};
-use super::strategy::{baseline_loop, proptest_runner, typefuzz_trial, Strategy};
+use super::strategy::Strategy;
 use super::workloads::Workload;
 use super::{Options, Row};
-use crate::bst::{generate as bgen, Tree};
-use crate::throughput::mirror_twice;
 
 /// Published per-mutant numbers (the FuzzChick and MUTAGEN papers' IFC results, as the MUTAGEN
 /// authors' raw data gives them): FuzzChick failure rate out of 30 one-hour
@@ -364,7 +361,7 @@ fn a12_table(md: &mut String, summary: &Summary, workloads: &[Workload]) {
 }
 
 /// CPU model and core count, from `/proc/cpuinfo` where available.
-fn machine() -> String {
+pub(crate) fn machine() -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let model = fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -563,113 +560,4 @@ fn buckets_chart(
         .draw()?;
     root.present()?;
     Ok(())
-}
-
-/// Throughput mode: tests per second on `mirror(mirror(t)) == t`, no precondition, so every
-/// input is a valid test.
-pub(crate) fn throughput(options: &Options) -> i32 {
-    let cap = options.cap.unwrap_or(Duration::from_secs(3));
-    let strategies = options.strategies.clone().unwrap_or(vec![
-        Strategy::Proptest,
-        Strategy::Quickcheck,
-        Strategy::TypefuzzGenerate,
-        Strategy::Typefuzz,
-        Strategy::TypefuzzFuzzChick,
-    ]);
-    let mut md = format!(
-        "# typefuzz benchmark: throughput\n\nCommand: `{}`  \nProperty: `mirror(mirror(t)) == t` \
-         on BST-workload trees (no precondition). {} trial(s) of {:.1} s per strategy; machine: {}.\n\n\
-         Baselines generate with the naive tree generator (depth <= {}); typefuzz with the derived \
-         generator at max size {} (the same depth bound). Baselines count no unique inputs here \
-         (typefuzz always does: its number includes that cost).\n\n\
-         | strategy | tests/s (mean) | mean tree size | trials |\n|---|---|---|---|\n",
-        options.command,
-        options.trials,
-        cap.as_secs_f64(),
-        machine(),
-        bgen::NAIVE_DEPTH,
-        super::workloads::BST_MAX_SIZE,
-    );
-    let mut csv = String::from("strategy,trial,tests,seconds,tests_per_s,mean_size\n");
-    for &s in &strategies {
-        let mut rates = Vec::new();
-        let mut sizes = Vec::new();
-        for trial in 0..options.trials {
-            let seed = super::trial_seed(options.seed, trial);
-            let (t, size) = std::thread::Builder::new()
-                .stack_size(64 << 20)
-                .spawn(move || throughput_trial(s, seed, cap))
-                .expect("spawn")
-                .join()
-                .expect("mirror_twice never panics");
-            let rate = t.0 as f64 / t.1.max(1e-9);
-            let _ = writeln!(
-                csv,
-                "{},{trial},{},{:.4},{rate:.0},{size:.2}",
-                s.name(),
-                t.0,
-                t.1
-            );
-            eprintln!(
-                "throughput {} #{trial}: {rate:.0} tests/s (mean size {size:.2})",
-                s.name()
-            );
-            rates.push(rate);
-            sizes.push(size);
-        }
-        let rate = mean(&rates).unwrap_or(0.0);
-        println!("throughput: {} {rate:.0} tests/s", s.name());
-        let _ = writeln!(
-            md,
-            "| {} | {rate:.0} | {:.2} | {} |",
-            s.name(),
-            mean(&sizes).unwrap_or(0.0),
-            rates.len()
-        );
-    }
-    let write = fs::create_dir_all(&options.out)
-        .and_then(|_| fs::write(options.out.join("report.md"), md))
-        .and_then(|_| fs::write(options.out.join("throughput.csv"), csv));
-    if let Err(e) = write {
-        eprintln!("typefuzz-bench: could not write the report: {e}");
-    }
-    0
-}
-
-/// `((tests, seconds), mean tree size)` of one throughput trial.
-fn throughput_trial(s: Strategy, seed: u64, cap: Duration) -> ((u64, f64), f64) {
-    let nodes = StdCell::new(0u64);
-    let calls = StdCell::new(0u64);
-    let property = |t: &Tree| {
-        nodes.set(nodes.get() + t.size() as u64);
-        calls.set(calls.get() + 1);
-        mirror_twice(t)
-    };
-    let result = match s {
-        Strategy::Proptest => {
-            use proptest::strategy::{Strategy as _, ValueTree};
-            let strategy = bgen::naive_tree_strategy(bgen::NAIVE_DEPTH);
-            let mut runner = proptest_runner(seed);
-            let t = baseline_loop(cap, false, property, || {
-                strategy.new_tree(&mut runner).expect("no filter").current()
-            });
-            (t.tests(), t.seconds)
-        }
-        Strategy::Quickcheck => {
-            let mut gen = quickcheck::Gen::from_size_and_seed(100, seed);
-            let t = baseline_loop(cap, false, property, || {
-                <Tree as quickcheck::Arbitrary>::arbitrary(&mut gen)
-            });
-            (t.tests(), t.seconds)
-        }
-        _ => {
-            let config = s
-                .config(seed, cap, super::workloads::BST_MAX_SIZE)
-                .expect("a typefuzz strategy");
-            let t = typefuzz_trial(&config, |cx| cx.generate::<Tree>(), property);
-            (t.tests(), t.seconds)
-        }
-    };
-    let size = nodes.get() as f64 / calls.get().max(1) as f64;
-    (result, size)
 }

@@ -19,14 +19,17 @@ pub fn expand(container: &Container) -> TokenStream {
             #construct
         };
     }
-    let weights = container
+    let weights: Vec<u32> = container
         .variants
         .iter()
-        .map(|variant| variant.attrs.weight);
-    let levels = container
+        .map(|variant| variant.attrs.weight)
+        .collect();
+    let levels: Vec<u8> = container
         .variants
         .iter()
-        .map(|variant| variant.level(&container.self_type));
+        .map(|variant| variant.level(&container.self_type))
+        .collect();
+    let variants = variants_table(&weights, &levels);
     let last = container.variants.len() - 1;
     let arms = container
         .variants
@@ -42,8 +45,41 @@ pub fn expand(container: &Container) -> TokenStream {
         });
     quote! {
         let __size = __cx.size();
-        match ::typefuzz::__private::choose_variant(__cx, &[#(#weights),*], &[#(#levels),*]) {
+        const __VARIANTS: ::typefuzz::__private::Variants = #variants;
+        match ::typefuzz::__private::choose_variant(__cx, &__VARIANTS) {
             #(#arms)*
+        }
+    }
+}
+
+/// The `Variants` table of an enum: its weights and levels, and the totals `choose_variant`
+/// needs, added up here once instead of at every generated node.
+fn variants_table(weights: &[u32], levels: &[u8]) -> TokenStream {
+    let lowest = levels.iter().copied().min().unwrap_or(0);
+    let total = |keep: &dyn Fn(u8) -> bool| -> u64 {
+        (weights.iter().zip(levels))
+            .filter(|&(_, &level)| keep(level))
+            .map(|(&weight, _)| u64::from(weight))
+            .sum()
+    };
+    let (lowest_total, flat_total, boosted_total) = (
+        total(&|level| level == lowest),
+        total(&|level| level == 0),
+        total(&|level| level > 0),
+    );
+    let uniform_weight = match weights.first() {
+        Some(&first) if boosted_total == 0 && weights.iter().all(|&w| w == first) => first,
+        _ => 0,
+    };
+    quote! {
+        ::typefuzz::__private::Variants {
+            weights: &[#(#weights),*],
+            levels: &[#(#levels),*],
+            lowest: #lowest,
+            lowest_total: #lowest_total,
+            flat_total: #flat_total,
+            boosted_total: #boosted_total,
+            uniform_weight: #uniform_weight,
         }
     }
 }

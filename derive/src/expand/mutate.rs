@@ -4,8 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::transition::{is_drop, is_superset, moved};
-use super::variant_index;
+use super::generate::fresh_field;
+use super::transition::{is_drop, is_superset, keeps_any, moved};
+use super::{construct, variant_index};
 use crate::ast::Container;
 
 /// The static candidate tables of one container.
@@ -160,24 +161,36 @@ pub fn expand(container: &Container) -> TokenStream {
     }
 }
 
-/// `match (&mut *__this, __to) { (<from pattern>, <to>) => <moved fields> ... }` over every
-/// ordered pair of distinct variants, then `*__this = new`.
+/// `match (&mut *__this, __to) { (<from pattern>, <to>) => <moved fields> ... }` over the ordered
+/// pairs of distinct variants where `to` keeps a field of `from`, then one `(_, <to>)` arm per
+/// variant that builds it fresh, then `*__this = new`.
+///
+/// The fresh arms serve every pair that keeps nothing (to or from a unit variant, between
+/// variants with no field type in common), which is most of them: a 30-variant enum has 870
+/// ordered pairs, and one arm per pair made the expansion, and its compile time, quadratic.
+/// `__to` is never the current variant (the drop and grow tables leave it out), so the fresh
+/// arms never rebuild a value in place of itself.
 fn transition(container: &Container) -> TokenStream {
     let mut arms = Vec::new();
     for from in &container.variants {
         let pattern = from.pattern();
         for (to_index, to) in container.variants.iter().enumerate() {
-            if std::ptr::eq(from, to) {
+            if std::ptr::eq(from, to) || !keeps_any(from, to) {
                 continue;
             }
             let value = moved(from, to);
             arms.push(quote!((#pattern, #to_index) => #value,));
         }
     }
+    let fresh = container.variants.iter().enumerate().map(|(to_index, to)| {
+        let value = construct(to, |field| fresh_field(to, field));
+        quote!((_, #to_index) => #value,)
+    });
     quote! {
         let __size = ::typefuzz::__private::grow_size(__cx);
         let __new: Self = match (&mut *__this, __to) {
             #(#arms)*
+            #(#fresh)*
             _ => return,
         };
         ::typefuzz::__private::dispose(::core::mem::replace(__this, __new));

@@ -78,6 +78,14 @@ fn plan<'a>(from: &'a Variant<'a>, to: &Variant) -> Vec<Fill<'a>> {
         .collect()
 }
 
+/// Does moving from `from` to `to` keep any field of `from`? When it does not, `to` is built
+/// fresh whatever `from` was, and one match arm serves every `from` (see `mutate.rs`).
+pub fn keeps_any(from: &Variant, to: &Variant) -> bool {
+    plan(from, to)
+        .iter()
+        .any(|fill| matches!(fill, Fill::Take { .. }))
+}
+
 /// Builds variant `to` by moving fields out of the bindings of `from` (mutation: random
 /// assignment of same-type sources; uses `__cx` and `__size`).
 pub fn moved(from: &Variant, to: &Variant) -> TokenStream {

@@ -719,8 +719,12 @@ impl SeedComparisons {
 
     /// Builds the next input-to-state mutant of `seed` into `value` (a clone of it): the next
     /// untried candidate, or, once all were tried, a random one one pick in sixteen. Returns
-    /// whether it did (otherwise the caller mutates as usual).
+    /// whether it did (otherwise the caller mutates as usual); never when
+    /// [`Operators::cmplog`](crate::Operators::cmplog) is off.
     pub(crate) fn mutate<T: Mutate>(&self, value: &mut T, cx: &mut Context) -> bool {
+        if !cx.operators().cmplog {
+            return false;
+        }
         let candidates = self
             .candidates
             .get_or_init(|| candidates(&mut value.clone(), &self.log));

@@ -30,6 +30,10 @@ pub struct Operators {
     pub regenerate: u32,
     /// FuzzChick-faithful candidate selection (see the type's docs). Default `false`.
     pub faithful: bool,
+    /// Input-to-state mutation: a seed whose run logged comparisons first tries writing their
+    /// operands into its typed leaves ([`feedback::cmplog`](crate::feedback::cmplog)). Default
+    /// `true`; `false` in [`fuzzchick`](Operators::fuzzchick).
+    pub cmplog: bool,
 }
 
 impl Default for Operators {
@@ -41,6 +45,7 @@ impl Default for Operators {
             grow: 2,
             regenerate: 1,
             faithful: false,
+            cmplog: true,
         }
     }
 }
@@ -60,6 +65,7 @@ impl Operators {
             grow: 1,
             regenerate: 0,
             faithful: true,
+            cmplog: false,
         }
     }
 }
@@ -67,6 +73,19 @@ impl Operators {
 /// Generation and recursion guard: past this many nested derived values, generation panics
 /// with an explanation instead of overflowing the stack.
 const MAX_GENERATION_DEPTH: usize = 1024;
+
+/// The panic of [`Context::descend`] past [`MAX_GENERATION_DEPTH`], out of line: `descend` runs
+/// once per generated field.
+#[cold]
+#[inline(never)]
+fn too_deep() -> ! {
+    panic!(
+        "typefuzz: values nested more than {MAX_GENERATION_DEPTH} levels deep while generating \
+         or mutating at size 0; a type in this cycle has no variant that ends the recursion \
+         (every variant needs a Box/Rc/Arc of the same cycle). Add a non-recursive variant, or \
+         implement Mutate by hand for it."
+    );
+}
 
 /// Everything a [`Mutate`](crate::Mutate) impl may consult: the random number generator, the
 /// size budget, the nesting depth, the operator weights, and the trace of applied operators.
@@ -142,6 +161,7 @@ impl Context {
     /// let flag: bool = typefuzz::Context::new(3).generate();
     /// # let _ = flag;
     /// ```
+    #[inline]
     pub fn generate<T: crate::Mutate>(&mut self) -> T {
         T::generate(self)
     }
@@ -152,6 +172,7 @@ impl Context {
     /// let v: Vec<u8> = typefuzz::Context::new(3).generate_sized(0);
     /// assert!(v.is_empty());
     /// ```
+    #[inline]
     pub fn generate_sized<T: crate::Mutate>(&mut self, size: usize) -> T {
         self.with_size(size, T::generate)
     }
@@ -179,6 +200,7 @@ impl Context {
     /// let x = typefuzz::Context::new(9).rng().u8(..);
     /// # let _ = x;
     /// ```
+    #[inline]
     pub fn rng(&mut self) -> &mut fastrand::Rng {
         &mut self.rng
     }
@@ -188,6 +210,7 @@ impl Context {
     /// ```
     /// assert!(typefuzz::Context::new(1).below(3) < 3);
     /// ```
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n > 0, "Context::below(0)");
         self.rng.usize(..n.max(1))
@@ -198,6 +221,7 @@ impl Context {
     /// ```
     /// assert!(typefuzz::Context::new(1).chance(1, 1));
     /// ```
+    #[inline]
     pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
         self.rng.u32(..denominator.max(1)) < numerator
     }
@@ -207,6 +231,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).weighted(&[0, 5, 0]), Some(1));
     /// ```
+    #[inline]
     pub fn weighted(&mut self, weights: &[u32]) -> Option<usize> {
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
         if total == 0 {
@@ -228,6 +253,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).with_max_size(5).size(), 5);
     /// ```
+    #[inline]
     pub fn size(&self) -> usize {
         self.size
     }
@@ -237,6 +263,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).max_size(), typefuzz::Context::DEFAULT_MAX_SIZE);
     /// ```
+    #[inline]
     pub fn max_size(&self) -> usize {
         self.max_size
     }
@@ -248,6 +275,7 @@ impl Context {
     /// cx.set_size(3);
     /// assert_eq!(cx.size(), 3);
     /// ```
+    #[inline]
     pub fn set_size(&mut self, size: usize) {
         self.size = size;
     }
@@ -257,6 +285,7 @@ impl Context {
     /// ```
     /// assert_eq!(typefuzz::Context::new(1).depth(), 0);
     /// ```
+    #[inline]
     pub fn depth(&self) -> usize {
         self.depth
     }
@@ -268,6 +297,7 @@ impl Context {
     /// assert_eq!(cx.with_size(2, |cx| cx.size()), 2);
     /// assert_eq!(cx.size(), typefuzz::Context::DEFAULT_MAX_SIZE);
     /// ```
+    #[inline]
     pub fn with_size<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
         let saved = self.size;
         self.size = size;
@@ -287,14 +317,10 @@ impl Context {
     /// let mut cx = typefuzz::Context::new(1);
     /// assert_eq!(cx.descend(0, |cx| cx.depth()), 1);
     /// ```
+    #[inline]
     pub fn descend<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
         if self.depth >= MAX_GENERATION_DEPTH {
-            panic!(
-                "typefuzz: values nested more than {MAX_GENERATION_DEPTH} levels deep while \
-                 generating or mutating at size 0; a type in this cycle has no variant that ends \
-                 the recursion (every variant needs a Box/Rc/Arc of the same cycle). Add a \
-                 non-recursive variant, or implement Mutate by hand for it."
-            );
+            too_deep();
         }
         let saved_size = self.size;
         self.size = size;
@@ -310,6 +336,7 @@ impl Context {
     /// ```
     /// assert!(!typefuzz::Context::new(1).operators().faithful);
     /// ```
+    #[inline]
     pub fn operators(&self) -> &Operators {
         &self.operators
     }
@@ -332,6 +359,7 @@ impl Context {
     /// cx.record(typefuzz::Operator::Custom);
     /// assert_eq!(cx.trace(), &[typefuzz::Operator::Custom]);
     /// ```
+    #[inline]
     pub fn record(&mut self, op: Operator) {
         // Bounded: a mutation records one operator per level it descends.
         if self.trace.len() < 64 {

@@ -181,6 +181,15 @@ fn evict<T>(queues: &mut Queues<T>, kind: QueueKind, cx: &mut Context) {
     queues.drop_from_pool(kind, worst);
 }
 
+/// A seed whose mutant was kept: one more find, and its base energy multiplied (capped).
+fn reward<T>(seed: &mut Seed<T>) {
+    seed.found += 1;
+    seed.base_energy = seed
+        .base_energy
+        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
+        .min(MAX_ENERGY);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,13 +292,4 @@ mod tests {
         let best = (0..4).max_by_key(|&i| wins[i]);
         assert_eq!(best, Some(2), "{wins:?}");
     }
-}
-
-/// A seed whose mutant was kept: one more find, and its base energy multiplied (capped).
-fn reward<T>(seed: &mut Seed<T>) {
-    seed.found += 1;
-    seed.base_energy = seed
-        .base_energy
-        .saturating_mul(PRODUCTIVE_ENERGY_FACTOR)
-        .min(MAX_ENERGY);
 }

@@ -1,0 +1,326 @@
+//! The throughput mode: tests per second *and* nodes per second on three properties without
+//! precondition ([`crate::throughput`]), every tool side by side in one run, so the ratios hold
+//! even on a loaded machine.
+//!
+//! Rows per workload: plain proptest (the workload's strategy), plain quickcheck (its
+//! `Arbitrary`), the derived `generate` alone (the same loop as the two baselines, so it compares
+//! generators), `typefuzz::check` with the generate-only schedule, and `typefuzz::check` with the
+//! default schedule (mutation, structure feedback, unique counting; coverage off). quickcheck and
+//! the derived generator get the same target size; each row reports the mean node count of what
+//! it actually ran, so a tool cannot look faster by running smaller inputs. Trials interleave the
+//! rows (trial 1 of every row, then trial 2, ...), so a change in the machine's load hits all
+//! of them alike.
+
+use std::cell::Cell;
+use std::fmt::Write as _;
+use std::fs;
+use std::hash::Hash;
+use std::time::Duration;
+
+use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
+use typefuzz::{Context, Mutate};
+
+use super::stats::mean;
+use super::strategy::{baseline_loop, proptest_runner, typefuzz_trial, Strategy};
+use super::workloads::BST_MAX_SIZE;
+use super::Options;
+use crate::bst::{generate as bgen, Tree};
+use crate::throughput::{self as workload, Machine, Term};
+use crate::Verdict;
+
+/// quickcheck's and the derived generator's size for terms: about 50 nodes each.
+const TERM_SIZE: usize = 48;
+
+/// quickcheck's and the derived generator's size for machines: programs shorter than this.
+const MACHINE_SIZE: usize = 100;
+
+/// One row of the report: a tool and how it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    Proptest,
+    Quickcheck,
+    /// The derived `Mutate::generate` in the baselines' loop.
+    DerivedGenerate,
+    /// `typefuzz::check` under a benchmark strategy's configuration.
+    Check(Strategy),
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Proptest => "proptest",
+            Tool::Quickcheck => "quickcheck",
+            Tool::DerivedGenerate => "derived-generate",
+            Tool::Check(s) => s.name(),
+        }
+    }
+
+    /// The rows for `--strategies` (the derived generator is always measured: it is the
+    /// generator half of the comparison).
+    fn from_strategies(strategies: &[Strategy]) -> Vec<Tool> {
+        let mut tools: Vec<Tool> = strategies
+            .iter()
+            .map(|&s| match s {
+                Strategy::Proptest => Tool::Proptest,
+                Strategy::Quickcheck => Tool::Quickcheck,
+                other => Tool::Check(other),
+            })
+            .collect();
+        let at = tools
+            .iter()
+            .position(|t| matches!(t, Tool::Check(_)))
+            .unwrap_or(tools.len());
+        tools.insert(at, Tool::DerivedGenerate);
+        tools
+    }
+}
+
+/// A throughput workload: a property, its node count, and each tool's generator.
+struct Workload<T> {
+    name: &'static str,
+    property: fn(&T) -> Verdict,
+    nodes: fn(&T) -> usize,
+    /// The proptest strategy.
+    strategy: fn() -> BoxedStrategy<T>,
+    /// quickcheck's `Gen` size and the derived generator's size in its loop.
+    size: usize,
+    /// The engine's maximum size.
+    max_size: usize,
+    description: &'static str,
+}
+
+/// What one trial measured.
+#[derive(Clone, Copy, Default)]
+struct Measured {
+    tests: u64,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl Measured {
+    fn tests_per_second(&self) -> f64 {
+        self.tests as f64 / self.seconds.max(1e-9)
+    }
+
+    fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    fn mean_nodes(&self) -> f64 {
+        self.nodes as f64 / self.tests.max(1) as f64
+    }
+}
+
+/// Runs `tool` on `workload` for `cap`.
+fn trial<T>(tool: Tool, workload: &Workload<T>, seed: u64, cap: Duration) -> Measured
+where
+    T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary,
+{
+    let nodes = Cell::new(0u64);
+    let tests = Cell::new(0u64);
+    let property = |x: &T| {
+        nodes.set(nodes.get() + (workload.nodes)(x) as u64);
+        tests.set(tests.get() + 1);
+        (workload.property)(x)
+    };
+    let seconds = match tool {
+        Tool::Proptest => {
+            let strategy = (workload.strategy)();
+            let mut runner = proptest_runner(seed);
+            baseline_loop(cap, false, property, || {
+                strategy.new_tree(&mut runner).expect("no filter").current()
+            })
+            .seconds
+        }
+        Tool::Quickcheck => {
+            let mut gen = quickcheck::Gen::from_size_and_seed(workload.size, seed);
+            baseline_loop(cap, false, property, || T::arbitrary(&mut gen)).seconds
+        }
+        Tool::DerivedGenerate => {
+            let mut cx = Context::new(seed).with_max_size(workload.size);
+            baseline_loop(cap, false, property, || T::generate(&mut cx)).seconds
+        }
+        Tool::Check(s) => {
+            let config = s
+                .config(seed, cap, workload.max_size)
+                .expect("a typefuzz strategy");
+            typefuzz_trial(&config, |cx| cx.generate::<T>(), property).seconds
+        }
+    };
+    Measured {
+        tests: tests.get(),
+        nodes: nodes.get(),
+        seconds,
+    }
+}
+
+/// The mode: every workload, every tool, `--trials` interleaved trials of `--cap` seconds
+/// (default 2 s); writes `report.md` and `throughput.csv` to `--out`.
+pub(crate) fn run(options: &Options) -> i32 {
+    let cap = options.cap.unwrap_or(Duration::from_secs(2));
+    let tools = Tool::from_strategies(&options.strategies.clone().unwrap_or(vec![
+        Strategy::Proptest,
+        Strategy::Quickcheck,
+        Strategy::TypefuzzGenerate,
+        Strategy::Typefuzz,
+    ]));
+    let mut md = format!(
+        "# typefuzz benchmark: throughput\n\nCommand: `{}`  \n{} interleaved trial(s) of {:.1} s \
+         per tool and workload; machine: {}.\n\nNo property has a precondition, so every test is \
+         valid. quickcheck's `Gen` and the derived generator (`derived-generate`, the derived \
+         `Mutate::generate` in the baselines' own loop) get the same size; `typefuzz-generate` \
+         and `typefuzz` are `typefuzz::check` (coverage off) with the generate-only and the \
+         default schedule, at the engine's maximum size below. Nodes are constructors; \
+         `nodes/s` cannot be raised by running smaller inputs. Ratios are to quickcheck in the \
+         same run. The baselines count no unique inputs (typefuzz always does: its numbers \
+         include that cost).\n",
+        options.command,
+        options.trials,
+        cap.as_secs_f64(),
+        super::report::machine(),
+    );
+    let mut csv = String::from("workload,tool,trial,tests,nodes,seconds,tests_per_s,nodes_per_s\n");
+    let mirror = Workload::<Tree> {
+        name: "mirror",
+        property: workload::mirror_twice,
+        nodes: Tree::size,
+        strategy: || bgen::naive_tree_strategy(bgen::NAIVE_DEPTH),
+        size: BST_MAX_SIZE,
+        max_size: BST_MAX_SIZE,
+        description: "`mirror(mirror(t)) == t` on the BST workload's trees; quickcheck and \
+                      proptest use the naive tree generator (depth <= 5)",
+    };
+    let terms = Workload::<Term> {
+        name: "terms",
+        property: workload::depth_within_size,
+        nodes: Term::nodes,
+        strategy: || workload::term_strategy(8, 64),
+        size: TERM_SIZE,
+        max_size: TERM_SIZE,
+        description: "`depth(t) <= nodes(t)` on 7-variant expression terms; quickcheck uses \
+                      QuickChick's sized generation, proptest `prop_recursive(8, 64, 3)`",
+    };
+    let machines = Workload::<Machine> {
+        name: "machines",
+        property: workload::runs_to_completion,
+        nodes: Machine::nodes,
+        strategy: || workload::machine_strategy(MACHINE_SIZE).boxed(),
+        size: MACHINE_SIZE,
+        max_size: MACHINE_SIZE,
+        description: "a bounded run of a stack machine whose program is a `Vec` of a \
+                      30-variant instruction enum; quickcheck's `Vec` and proptest's `vec(.., \
+                      0..100)`",
+    };
+    let mut failed = false;
+    failed |= measure(&mirror, &tools, options, cap, &mut md, &mut csv);
+    failed |= measure(&terms, &tools, options, cap, &mut md, &mut csv);
+    failed |= measure(&machines, &tools, options, cap, &mut md, &mut csv);
+    let write = fs::create_dir_all(&options.out)
+        .and_then(|_| fs::write(options.out.join("report.md"), md))
+        .and_then(|_| fs::write(options.out.join("throughput.csv"), csv));
+    if let Err(e) = write {
+        eprintln!("typefuzz-bench: could not write the report: {e}");
+    }
+    i32::from(failed)
+}
+
+/// Measures every tool on one workload and appends its table; returns whether a property
+/// failed (none should: they have no bug).
+fn measure<T>(
+    workload: &Workload<T>,
+    tools: &[Tool],
+    options: &Options,
+    cap: Duration,
+    md: &mut String,
+    csv: &mut String,
+) -> bool
+where
+    T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary + Send + 'static,
+{
+    let mut results: Vec<Vec<Measured>> = vec![Vec::new(); tools.len()];
+    for trial_index in 0..options.trials {
+        let seed = super::trial_seed(options.seed, trial_index);
+        for (row, &tool) in tools.iter().enumerate() {
+            let measured = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .stack_size(64 << 20)
+                    .spawn_scoped(scope, || trial(tool, workload, seed, cap))
+                    .expect("spawn")
+                    .join()
+            });
+            let Ok(measured) = measured else {
+                eprintln!(
+                    "throughput {} {}: the property failed",
+                    workload.name,
+                    tool.name()
+                );
+                return true;
+            };
+            let _ = writeln!(
+                csv,
+                "{},{},{trial_index},{},{},{:.4},{:.0},{:.0}",
+                workload.name,
+                tool.name(),
+                measured.tests,
+                measured.nodes,
+                measured.seconds,
+                measured.tests_per_second(),
+                measured.nodes_per_second()
+            );
+            eprintln!(
+                "throughput {} {} #{trial_index}: {:.0} tests/s, {:.0} nodes/s (mean {:.2} nodes)",
+                workload.name,
+                tool.name(),
+                measured.tests_per_second(),
+                measured.nodes_per_second(),
+                measured.mean_nodes()
+            );
+            results[row].push(measured);
+        }
+    }
+    let summary = |row: &[Measured]| {
+        let of =
+            |f: fn(&Measured) -> f64| mean(&row.iter().map(f).collect::<Vec<_>>()).unwrap_or(0.0);
+        (
+            of(Measured::tests_per_second),
+            of(Measured::nodes_per_second),
+            of(Measured::mean_nodes),
+        )
+    };
+    let quickcheck = tools
+        .iter()
+        .position(|&t| t == Tool::Quickcheck)
+        .map(|row| summary(&results[row]));
+    let _ = write!(
+        md,
+        "\n## {}\n\n{} (quickcheck and derived size {}, engine maximum size {}).\n\n\
+         | tool | tests/s | nodes/s | mean nodes | tests/s vs quickcheck | nodes/s vs quickcheck |\n\
+         |---|---|---|---|---|---|\n",
+        workload.name, workload.description, workload.size, workload.max_size
+    );
+    for (row, &tool) in tools.iter().enumerate() {
+        let (tests, nodes, size) = summary(&results[row]);
+        let ratio = |x: f64, base: f64| {
+            if base > 0.0 {
+                format!("{:.2}x", x / base)
+            } else {
+                "-".into()
+            }
+        };
+        let (vs_tests, vs_nodes) = quickcheck.map_or(("-".into(), "-".into()), |(t, n, _)| {
+            (ratio(tests, t), ratio(nodes, n))
+        });
+        let _ = writeln!(
+            md,
+            "| {} | {tests:.0} | {nodes:.0} | {size:.2} | {vs_tests} | {vs_nodes} |",
+            tool.name()
+        );
+        println!(
+            "throughput {}: {} {tests:.0} tests/s ({vs_tests} quickcheck), {nodes:.0} nodes/s \
+             ({vs_nodes}), mean {size:.2} nodes",
+            workload.name,
+            tool.name()
+        );
+    }
+    false
+}
