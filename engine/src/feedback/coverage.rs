@@ -319,9 +319,15 @@ pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
         unsafe { drain(start, len, base, &mut f) };
         base += len;
     }
-    if VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
+    // Cleared before the words are read and zeroed: a mark made meanwhile on another thread
+    // sets the flag again, and the next `reset` clears the whole map. Otherwise the map is left
+    // clean and `reset` skips it.
+    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
         for (index, word) in VALUE_PROFILE.iter().enumerate() {
-            let mut bits = word.load(Ordering::Relaxed);
+            if word.load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            let mut bits = word.swap(0, Ordering::Relaxed);
             while bits != 0 {
                 // A value-profile feature is seen or not: always the first bucket.
                 f(base + index * 64 + bits.trailing_zeros() as usize, 1);
@@ -699,6 +705,30 @@ mod tests {
                 assert!(again.is_empty(), "drained");
             }
         }
+    }
+
+    #[test]
+    fn value_profile_features_are_reported_once_and_leave_the_map_clean() {
+        // No counters are registered in this (uninstrumented) test binary, so the features
+        // start at index 0.
+        assert!(!is_enabled());
+        value_profile_mark(1, 1, 3);
+        value_profile_mark(1, 2, 5);
+        let mut seen = Vec::new();
+        drain_hits(|index, bucket| seen.push((index, bucket)));
+        let mut expected = vec![
+            (value_profile_slot(1, 1, 3), 1),
+            (value_profile_slot(1, 2, 5), 1),
+        ];
+        expected.sort();
+        assert_eq!(seen, expected);
+        assert!(!VALUE_PROFILE_DIRTY.load(Ordering::Relaxed));
+        assert!(VALUE_PROFILE
+            .iter()
+            .all(|word| word.load(Ordering::Relaxed) == 0));
+        let mut again = 0;
+        drain_hits(|_, _| again += 1);
+        assert_eq!(again, 0);
     }
 
     #[test]

@@ -22,6 +22,9 @@
 //! feature is a bit in a fixed map of 2^16 bits indexed by a multiplicative hash, so observing a
 //! run costs one pass over the value and no allocation; the walk stops after [`MAX_NODES`] nodes
 //! or [`MAX_DEPTH`] levels, so it stays cheap on huge inputs and cannot overflow the stack.
+//! Once no input has shown a new feature for 4096 inputs in a row, the engine observes only a
+//! sample of the inputs (one in 2, then 4, ... 16 as the quiet stretch doubles) until one does:
+//! a saturated map makes almost every walk worthless.
 //!
 //! `#[derive(Mutate)]` writes `visit_structure` for structs and enums; the standard types report
 //! integer, float, character and length classes. A hand-written [`Mutate`] impl inherits the
@@ -328,6 +331,8 @@ pub(crate) struct StructureMap {
     quiet: u64,
     /// Inputs offered in all (the sampling clock).
     offered: u64,
+    /// Whether quiet stretches are sampled at all (`FeedbackSources::structure_sampling`).
+    pub(crate) sampling: bool,
 }
 
 impl StructureMap {
@@ -337,6 +342,7 @@ impl StructureMap {
             features: 0,
             quiet: 0,
             offered: 0,
+            sampling: true,
         }
     }
 
@@ -344,7 +350,7 @@ impl StructureMap {
     #[inline]
     fn due(&mut self) -> bool {
         self.offered += 1;
-        if self.quiet < QUIET_BEFORE_SAMPLING {
+        if !self.sampling || self.quiet < QUIET_BEFORE_SAMPLING {
             return true;
         }
         let stride_log2 = ((self.quiet / QUIET_BEFORE_SAMPLING).ilog2() + 1).min(MAX_STRIDE_LOG2);
