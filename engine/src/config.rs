@@ -64,6 +64,12 @@ pub struct FeedbackSources {
     /// keeping seeds for the rest of that run. Ignored by [`Schedule::FuzzChick`] (the paper's
     /// feedback only) and [`Schedule::Generate`] (which never mutates).
     pub structure: bool,
+    /// Whether structure feedback may observe only a sample of the inputs once no input showed a
+    /// new feature for a long stretch (see `feedback::structure`'s `StructureMap`): the walk
+    /// costs about as much as building the input. Default `true`. Adapters whose features cost
+    /// nothing to visit and are rare but decisive (the state-machine adapter's model states)
+    /// turn it off.
+    pub structure_sampling: bool,
 }
 
 impl Default for FeedbackSources {
@@ -75,6 +81,7 @@ impl Default for FeedbackSources {
             assume: true,
             valid_sizes: true,
             structure: true,
+            structure_sampling: true,
         }
     }
 }
@@ -93,6 +100,7 @@ impl FeedbackSources {
             assume: false,
             valid_sizes: false,
             structure: false,
+            structure_sampling: false,
         }
     }
 }

@@ -281,9 +281,10 @@ impl Parent {
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             panic!(
                 "typefuzz: worker {index} of {} on `{}` exited without a report; the last lines \
-                 of its output:\n{}",
+                 of its output ({}):\n{}",
                 self.jobs,
                 self.test,
+                log_path(dir, index).display(),
                 tail.join("\n")
             );
         };
@@ -315,7 +316,8 @@ impl Parent {
         failure.discards = merged.discards;
         failure.notes.push(format!(
             "found by worker {index} of {} (seed {}), which shared seeds with the others: the \
-             seed alone does not replay the run; the saved input does",
+             seed alone does not replay the run; the saved input does (the original input here \
+             is the worker's minimal one, replayed in this process)",
             self.jobs, failure.seed
         ));
         report.stats = Stats {

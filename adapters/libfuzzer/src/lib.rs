@@ -91,8 +91,16 @@
 //!
 //! - *Coverage stays clean.* libFuzzer clears its counters and value-profile map right before
 //!   each execution (`TracePC::ResetMaps`), so what the mutator and the crossover touch never
-//!   counts as coverage of the input. Only code run inside the execution does: the property,
-//!   and decoding when the input is not the mutant just written (see [`InputCache`]).
+//!   counts as coverage of the input (on `enum_vector`, 1,735 counters against 376 for the
+//!   `arbitrary` target: the mutator's code is in the map, its hits are not). Only code run
+//!   inside the execution counts: the property, and decoding when the input is not the mutant
+//!   just written (see [`InputCache`]).
+//! - *Decoding in the execution was tried.* The decoder's counters are structural feedback (how
+//!   many elements of each variant, in libFuzzer's hit-count buckets). Decoding every input in
+//!   the execution instead of serving the mutant found `enum_vector`'s bug in a median of 0.97M
+//!   executions over six runs against 1.16M served, within the spread of repeated runs at
+//!   one seed (0.31M to 1.25M at `-seed=1` here), and ran at 0.71x `arbitrary`'s exec/s in
+//!   that comparison against 1.18x served (`fuzz/compare.sh 3 3000000 20` each): served it is.
 //! - *It costs time.* With `trace-compares` every integer comparison calls a libFuzzer hook, in
 //!   the mutator as in the target; measured with `perf` on `fuzz/fuzz_targets/enum_vector.rs`,
 //!   these hooks in the codec took half the time before the codec and the cache were written to

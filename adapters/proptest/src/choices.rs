@@ -428,9 +428,9 @@ impl Recording {
     /// record has grown long enough that copying it on every draw costs more than a new
     /// stream.
     pub(crate) fn is_spent(&self) -> bool {
-        /// Longest record a continuing recording keeps (it is copied on every draw, and
-        /// positions in it are what seeded values skip on replay).
-        const MAX_RECORD: usize = 16 * 1024;
+        /// Longest record a continuing recording keeps (proptest copies it whole on every
+        /// draw, and positions in it are what seeded values skip on replay).
+        const MAX_RECORD: usize = 4 * 1024;
         self.derived.is_none() || self.recorded > MAX_RECORD
     }
 
@@ -445,11 +445,9 @@ impl Recording {
         let start = self.recorded;
         let before = self.derived;
         let tree = strategy.new_tree(&mut self.runner)?;
-        let end = self.settle_at();
+        let mut bytes = self.settle_at();
         let choices = match (before, self.derived) {
             (Some(a), Some(b)) if a == b => {
-                let mut bytes = self.runner.bytes_used();
-                bytes.truncate(end);
                 bytes.drain(..start);
                 Choices::new(bytes)
             }
@@ -479,12 +477,14 @@ impl Recording {
         self.settle_at();
     }
 
-    /// [`settle`](Recording::settle), returning where the value drawn last ends in the record.
-    fn settle_at(&mut self) -> usize {
-        let recorded = self.runner.bytes_used().len();
+    /// [`settle`](Recording::settle), returning the record up to the end of the value drawn
+    /// last (proptest hands out a copy of the whole record: one per draw is what it costs).
+    fn settle_at(&mut self) -> Vec<u8> {
+        let record = self.runner.bytes_used();
+        let recorded = record.len();
         self.recorded = recorded;
         let Some(derived) = self.derived else {
-            return recorded;
+            return record;
         };
         // The raw words, not `any::<u32>()` trees: this runs on every fresh input. Copying
         // the stream regenerates its buffer; a continuing recording reads on instead (the word
@@ -506,7 +506,7 @@ impl Recording {
                 break;
             }
         }
-        recorded
+        record
     }
 }
 

@@ -29,6 +29,8 @@
 //! than the balance); bisecting between two words that stop at different commands narrows down
 //! to the boundary, where the amount is exactly right and the whole sequence is enabled. A word
 //! with the same stop at both ends, or whose command is disabled at both ends, is left alone.
+//! Two words past the end of a command's bytes are bisected too: a command whose bytes end
+//! early reads its last parameters from the padding after them.
 //!
 //! When no single word mends a deletion, the command where the replay stops is switched to
 //! another kind — its first or second word (where a `prop_oneof!` reads which alternative) set
@@ -43,6 +45,7 @@
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
+use crate::machine::padding;
 use crate::sequence::Commands;
 
 /// Model replays one shrink step may spend on canonical bytes, and again on cascades and
@@ -59,6 +62,8 @@ const MAX_REPAIRS: usize = 4;
 const SWITCHES: u32 = 16;
 /// Bytes bisected at once: one word of the pass-through RNG.
 const WORD: usize = 4;
+/// Words bisected past the end of a command's bytes, where its strategy reads the padding.
+const WORDS_PAST_THE_END: usize = 2;
 
 /// What guided shrinking asks the model.
 pub(crate) trait ShrinkModel {
@@ -161,6 +166,24 @@ pub(crate) fn canonical(commands: &Commands) -> Option<Commands> {
     .flatten()
 }
 
+/// The words of `bytes` a repair bisects: its own, and [`WORDS_PAST_THE_END`] more. A command
+/// whose bytes end early reads its last parameters from the padding after them (canonical bytes
+/// end where the padding reads the same values; mutation leaves commands short), and those
+/// parameters need mending as much as the others.
+fn words_of(bytes: &[u8]) -> usize {
+    bytes.len().div_ceil(WORD) + WORDS_PAST_THE_END
+}
+
+/// Sets the word at `offset` of `bytes` to `value`, first extending `bytes` up to it with the
+/// padding the replay reads there (so the bytes before the word keep their values).
+fn set_word(bytes: &mut Vec<u8>, offset: usize, value: u32) {
+    if bytes.len() < offset + WORD {
+        let missing = offset + WORD - bytes.len();
+        bytes.extend_from_slice(&padding()[..missing]);
+    }
+    bytes[offset..offset + WORD].copy_from_slice(&value.to_le_bytes());
+}
+
 /// The initial state's bytes (`index` 0) or command `index - 1`'s.
 fn bytes_of(commands: &mut Commands, index: usize) -> &mut Vec<u8> {
     match index {
@@ -248,10 +271,7 @@ impl Search<'_> {
             // command's last word first (a `prop_oneof!` reads which command in its first word,
             // the parameters after it).
             'targets: for target in (0..=*at).rev() {
-                let words = deleted
-                    .steps
-                    .get(target)
-                    .map_or(0, |bytes| bytes.len() / WORD);
+                let words = deleted.steps.get(target).map_or(0, |bytes| words_of(bytes));
                 for word in (0..words).rev() {
                     if self.exhausted() {
                         return;
@@ -287,14 +307,14 @@ impl Search<'_> {
     /// spread over its range — one per alternative of up to that many equally weighted ones —
     /// and for each, bisects the command's other words (see [`Search::bisect`]).
     fn switch_command(&mut self, deleted: &Commands, target: usize) -> Option<Commands> {
-        let words = deleted.steps.get(target)?.len() / WORD;
-        for switch in 0..words.min(2) {
+        let words = words_of(deleted.steps.get(target)?);
+        for switch in 0..2 {
             for step in 0..SWITCHES {
                 // Odd and in the middle of its share of the range (see `bisect`).
                 let value = (step << (32 - SWITCHES.trailing_zeros())) | (1 << 27) | 1;
                 let mut switched = deleted.clone();
                 let at = WORD * switch;
-                switched.steps[target][at..at + WORD].copy_from_slice(&value.to_le_bytes());
+                set_word(&mut switched.steps[target], at, value);
                 if self.exhausted() {
                     return None;
                 }
@@ -372,7 +392,7 @@ impl Search<'_> {
         offset: usize,
         word: u32,
     ) -> Option<usize> {
-        probe.steps[target][offset..offset + WORD].copy_from_slice(&word.to_le_bytes());
+        set_word(&mut probe.steps[target], offset, word);
         self.first_disabled(probe)
     }
 }

@@ -246,6 +246,11 @@ pub fn run_with<M: StateMachineTest>(
     // model with preconditions discards), leaving only the sizes of the byte encodings as
     // feedback. The states say more than the sizes.
     config.feedback.valid_sizes = false;
+    // And the states are rare and decisive while visiting them costs nothing (they were
+    // computed by the replay): the engine must not observe only a sample of the sequences in a
+    // quiet stretch (with sampling, seed 4 of the bank test no longer found its bug in 300,000
+    // tests; without, after 231,795).
+    config.feedback.structure_sampling = false;
     let mut model = Model::<Reference<M>>::new(proptest);
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;

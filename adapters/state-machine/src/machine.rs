@@ -29,7 +29,7 @@ const PADDING: usize = 4096;
 const ROOM: usize = 256;
 
 /// The padding: a fixed pseudo-random byte sequence (SplitMix64 from a constant seed).
-fn padding() -> &'static [u8; PADDING] {
+pub(crate) fn padding() -> &'static [u8; PADDING] {
     static PAD: std::sync::OnceLock<[u8; PADDING]> = std::sync::OnceLock::new();
     PAD.get_or_init(|| {
         let mut pad = [0u8; PADDING];

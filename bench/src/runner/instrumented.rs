@@ -48,13 +48,13 @@ pub(crate) enum Build {
 impl Build {
     /// How the summary lines name the feedback of this build.
     ///
-    /// With comparison tracing the engine currently turns comparison operands into value-profile
-    /// features (distance to the constant); typed CmpLog (operands substituted into typed leaves)
-    /// is not in the engine yet, so the line does not claim it.
+    /// With comparison tracing the engine turns comparison operands into value-profile features
+    /// (distance to the constant) and substitutes them into the input's typed leaves (typed
+    /// CmpLog, `typefuzz_engine::feedback::cmplog`).
     pub(crate) fn feedback_name(self) -> &'static str {
         match self {
             Build::Coverage => "coverage only",
-            Build::Compares => "coverage + value profile",
+            Build::Compares => "coverage + CmpLog",
         }
     }
 

@@ -445,7 +445,7 @@ fn line_name(options: &Options, w: Workload, s: Strategy) -> (String, &'static s
         _ if !labelled => None,
         _ if !instrumented => Some("hand-placed labels"),
         (_, Build::Coverage) => Some("coverage + hand-placed labels"),
-        (_, Build::Compares) => Some("coverage + value profile + hand-placed labels"),
+        (_, Build::Compares) => Some("coverage + CmpLog + hand-placed labels"),
     };
     let prefix = match feedback {
         Some(feedback) => format!("{} ({feedback})", w.name()),
@@ -559,7 +559,7 @@ mod tests {
         let compares = options(&["sancov", "--trace-compares"]);
         assert_eq!(
             name(&compares, Workload::Micro, Strategy::Sancov),
-            "micro (coverage + value profile): typefuzz"
+            "micro (coverage + CmpLog): typefuzz"
         );
     }
 

@@ -173,78 +173,68 @@ fn enum_vector<const LABELS: bool>(input: &[SomeEnum], order: [usize; 7]) -> Ver
 pub mod entry {
     use super::{SomeEnum, Verdict};
 
-    /// [`bad`](super::bad).
-    ///
-    /// ```
-    /// use typefuzz_bench_targets::{branches::entry, Verdict};
-    /// assert_eq!(entry::bad(false, b"bad!"), Verdict::Fail);
-    /// ```
-    #[inline(never)]
-    pub fn bad(labels: bool, input: &[u8]) -> Verdict {
-        if labels {
-            super::bad::<true>(input)
-        } else {
-            super::bad::<false>(input)
-        }
+    /// One entry point: `labels` picks `super::$name::<true>` or `::<false>`.
+    macro_rules! entry_point {
+        ($(#[$doc:meta])* $name:ident($input:ty)) => {
+            $(#[$doc])*
+            #[inline(never)]
+            pub fn $name(labels: bool, input: $input) -> Verdict {
+                if labels {
+                    super::$name::<true>(input)
+                } else {
+                    super::$name::<false>(input)
+                }
+            }
+        };
     }
 
-    /// [`bad_or_ok`](super::bad_or_ok).
-    ///
-    /// ```
-    /// use typefuzz_bench_targets::{branches::entry, Verdict};
-    /// assert_eq!(entry::bad_or_ok(true, b"ok"), Verdict::Pass);
-    /// ```
-    #[inline(never)]
-    pub fn bad_or_ok(labels: bool, input: &[u8]) -> Verdict {
-        if labels {
-            super::bad_or_ok::<true>(input)
-        } else {
-            super::bad_or_ok::<false>(input)
-        }
+    entry_point! {
+        /// [`bad`](super::bad).
+        ///
+        /// ```
+        /// use typefuzz_bench_targets::{branches::entry, Verdict};
+        /// assert_eq!(entry::bad(false, b"bad!"), Verdict::Fail);
+        /// ```
+        bad(&[u8])
     }
 
-    /// [`dan_luu`](super::dan_luu).
-    ///
-    /// ```
-    /// use typefuzz_bench_targets::{branches::entry, Verdict};
-    /// assert_eq!(entry::dan_luu(false, &[0xffff; 4]), Verdict::Fail);
-    /// ```
-    #[inline(never)]
-    pub fn dan_luu(labels: bool, input: &[i32]) -> Verdict {
-        if labels {
-            super::dan_luu::<true>(input)
-        } else {
-            super::dan_luu::<false>(input)
-        }
+    entry_point! {
+        /// [`bad_or_ok`](super::bad_or_ok).
+        ///
+        /// ```
+        /// use typefuzz_bench_targets::{branches::entry, Verdict};
+        /// assert_eq!(entry::bad_or_ok(true, b"ok"), Verdict::Pass);
+        /// ```
+        bad_or_ok(&[u8])
     }
 
-    /// [`enum_vector_forward`](super::enum_vector_forward).
-    ///
-    /// ```
-    /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
-    /// assert_eq!(entry::enum_vector_forward(false, &ENUM_TARGET), Verdict::Fail);
-    /// ```
-    #[inline(never)]
-    pub fn enum_vector_forward(labels: bool, input: &[SomeEnum]) -> Verdict {
-        if labels {
-            super::enum_vector_forward::<true>(input)
-        } else {
-            super::enum_vector_forward::<false>(input)
-        }
+    entry_point! {
+        /// [`dan_luu`](super::dan_luu).
+        ///
+        /// ```
+        /// use typefuzz_bench_targets::{branches::entry, Verdict};
+        /// assert_eq!(entry::dan_luu(false, &[0xffff; 4]), Verdict::Fail);
+        /// ```
+        dan_luu(&[i32])
     }
 
-    /// [`enum_vector_reverse`](super::enum_vector_reverse).
-    ///
-    /// ```
-    /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
-    /// assert_eq!(entry::enum_vector_reverse(true, &ENUM_TARGET), Verdict::Fail);
-    /// ```
-    #[inline(never)]
-    pub fn enum_vector_reverse(labels: bool, input: &[SomeEnum]) -> Verdict {
-        if labels {
-            super::enum_vector_reverse::<true>(input)
-        } else {
-            super::enum_vector_reverse::<false>(input)
-        }
+    entry_point! {
+        /// [`enum_vector_forward`](super::enum_vector_forward).
+        ///
+        /// ```
+        /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
+        /// assert_eq!(entry::enum_vector_forward(false, &ENUM_TARGET), Verdict::Fail);
+        /// ```
+        enum_vector_forward(&[SomeEnum])
+    }
+
+    entry_point! {
+        /// [`enum_vector_reverse`](super::enum_vector_reverse).
+        ///
+        /// ```
+        /// use typefuzz_bench_targets::{branches::{entry, ENUM_TARGET}, Verdict};
+        /// assert_eq!(entry::enum_vector_reverse(true, &ENUM_TARGET), Verdict::Fail);
+        /// ```
+        enum_vector_reverse(&[SomeEnum])
     }
 }

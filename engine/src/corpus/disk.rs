@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::artifacts::{read_input_file, sha1_hex, write_atomically};
+use crate::artifacts::{read_input_file, sha1_hex, write_atomically_unsynced};
 
 /// A corpus directory.
 #[derive(Debug)]
@@ -92,7 +92,8 @@ impl DiskCorpus {
         if path.exists() {
             return;
         }
-        if let Err(error) = write_atomically(&path, bytes) {
+        // A lost corpus entry costs nothing; waiting for the disk on each costs wall time.
+        if let Err(error) = write_atomically_unsynced(&path, bytes) {
             self.write_failed = true;
             eprintln!(
                 "typefuzz: cannot write to corpus directory {}: {error}; new inputs are not saved",

@@ -20,6 +20,15 @@
 //!   strings, and `assume!(v[0] == Shape::Circle(3))` logs the leaves that differ between the
 //!   two values.
 //!
+//! Under cargo-fuzz (`typefuzz::fuzz_target!`) libFuzzer defines the comparison hooks, so their
+//! operands never reach this module: libFuzzer keeps them in its own tables (TORC), which its
+//! byte-level mutator (called for a share of the mutations) uses on the codec bytes. Byte-string
+//! comparisons (`memcmp`/`bcmp`, which Rust's `[u8]` and `str` equality call) are not logged
+//! under `cargo typefuzz` either: SanitizerCoverage reports them only through the
+//! `__sanitizer_weak_hook_memcmp` interceptors of a sanitizer runtime, which a stable build
+//! without `-Zsanitizer` does not link; their operands reach the log through `assume!` and
+//! `sometimes!`.
+//!
 //! The log of the current test is thread-local and fixed-size (no allocation per test); it only
 //! records while the engine runs the property. A test that becomes a seed keeps a copy
 //! ([`SeedComparisons`]), and the first time the seed is mutated its candidates — which leaf fed
@@ -144,6 +153,11 @@ pub struct Log {
     bytes_len: usize,
     variants: [VariantComparison; SEQUENCE_CAPACITY],
     variants_len: usize,
+    /// When each entry of the three lists was logged, counting all of them (see `Candidate::order`).
+    integer_order: [u16; INTEGER_CAPACITY],
+    bytes_order: [u16; BYTES_CAPACITY],
+    variant_order: [u16; SEQUENCE_CAPACITY],
+    next_order: u16,
     /// A one-hash Bloom filter over the pairs logged so far in this test.
     seen: [u64; FILTER_WORDS],
 }
@@ -163,6 +177,10 @@ impl Log {
             bytes_len: 0,
             variants: [VariantComparison::EMPTY; SEQUENCE_CAPACITY],
             variants_len: 0,
+            integer_order: [0; INTEGER_CAPACITY],
+            bytes_order: [0; BYTES_CAPACITY],
+            variant_order: [0; SEQUENCE_CAPACITY],
+            next_order: 0,
             seen: [0; FILTER_WORDS],
         }
     }
@@ -205,7 +223,15 @@ impl Log {
         self.integers_len = 0;
         self.bytes_len = 0;
         self.variants_len = 0;
+        self.next_order = 0;
         self.seen = [0; FILTER_WORDS];
+    }
+
+    /// The order number of the entry being logged.
+    fn take_order(&mut self) -> u16 {
+        let order = self.next_order;
+        self.next_order = order.saturating_add(1);
+        order
     }
 
     /// Whether the pair hashing to `hash` was (probably) logged already; marks it if not.
@@ -227,6 +253,7 @@ impl Log {
             .wrapping_mul(0xBF58_476D_1CE4_E5B9);
         if self.first_time(hash) {
             self.integers[self.integers_len] = Comparison { left, right, width };
+            self.integer_order[self.integers_len] = self.take_order();
             self.integers_len += 1;
         }
     }
@@ -242,6 +269,7 @@ impl Log {
         comparison.to_len = len as u8;
         if !self.variants().contains(&comparison) {
             self.variants[self.variants_len] = comparison;
+            self.variant_order[self.variants_len] = self.take_order();
             self.variants_len += 1;
         }
     }
@@ -253,6 +281,7 @@ impl Log {
         let comparison = BytesComparison::new(left, right);
         if !self.bytes().contains(&comparison) {
             self.bytes[self.bytes_len] = comparison;
+            self.bytes_order[self.bytes_len] = self.take_order();
             self.bytes_len += 1;
         }
     }
@@ -369,6 +398,12 @@ pub struct Candidate {
     pub value: Replacement,
     /// 0 for the comparison's other operand itself, 1 for its `+-1` and byte-swapped variants.
     pub rank: u8,
+    /// When the comparison was made in the seed's run (0 first). Candidates of later
+    /// comparisons are tried first: the last comparison a test made is usually the one it
+    /// stopped at (`if x.len() <= 6 { return }`, the first element that did not match), while
+    /// the first ones are often set-up code (null checks, bounds) that has nothing to do with
+    /// the input.
+    pub order: u16,
 }
 
 /// What a leaf visit is for.
@@ -531,8 +566,8 @@ impl<'a> Leaves<'a> {
     pub fn integer(&mut self, value: u64, width: u8) -> Option<u64> {
         let (leaf, action) = self.take(LeafKind::Integer, value);
         if let Job::Find { log, found } = &mut self.job {
-            for comparison in log.integers() {
-                integer_candidates(leaf, value, width, comparison, found);
+            for (comparison, &order) in log.integers().iter().zip(&log.integer_order) {
+                integer_candidates(leaf, value, width, comparison, order, found);
             }
         }
         match action {
@@ -550,21 +585,21 @@ impl<'a> Leaves<'a> {
         let (leaf, action) = self.take(LeafKind::Variant, index);
         if let Job::Find { log, found } = &mut self.job {
             // A structured `assume!` comparison names the whole variant it wanted.
-            for comparison in log.variants() {
+            for (comparison, &order) in log.variants().iter().zip(&log.variant_order) {
                 let to = comparison.to();
                 if comparison.from == index && to.first().is_some_and(|&to| to < count) {
-                    push(found, leaf, Replacement::Variant(to.into()), 0);
+                    push(found, leaf, Replacement::Variant(to.into()), 0, order);
                 }
             }
             // A derived `PartialEq` compares the variants' tags first, which for an enum
             // without explicit discriminants are the declaration indices.
-            for comparison in log.integers() {
+            for (comparison, &order) in log.integers().iter().zip(&log.integer_order) {
                 for (from, to) in [
                     (comparison.left, comparison.right),
                     (comparison.right, comparison.left),
                 ] {
                     if from == index && to < count {
-                        push(found, leaf, Replacement::Integer(to), 0);
+                        push(found, leaf, Replacement::Integer(to), 0, order);
                     }
                 }
             }
@@ -591,13 +626,13 @@ impl<'a> Leaves<'a> {
     pub fn bytes(&mut self, value: &[u8]) -> Option<&'a [u8]> {
         let (leaf, action) = self.take(LeafKind::Bytes, 0);
         if let Job::Find { log, found } = &mut self.job {
-            for comparison in log.bytes() {
+            for (comparison, &order) in log.bytes().iter().zip(&log.bytes_order) {
                 for (from, to) in [
                     (comparison.left(), comparison.right()),
                     (comparison.right(), comparison.left()),
                 ] {
                     if from == value {
-                        push(found, leaf, Replacement::Bytes(to.into()), 0);
+                        push(found, leaf, Replacement::Bytes(to.into()), 0, order);
                     }
                 }
             }
@@ -618,10 +653,22 @@ fn mask(width: u8) -> u64 {
     }
 }
 
-/// Adds `candidate` unless it is already there (or the cache is full).
-fn push(found: &mut Vec<Candidate>, leaf: u32, value: Replacement, rank: u8) {
-    if found.len() < MAX_CANDIDATES && !found.iter().any(|c| c.leaf == leaf && c.value == value) {
-        found.push(Candidate { leaf, value, rank });
+/// Adds a candidate unless it is already there (then it keeps the later `order` and the better
+/// `rank`), or the cache is full.
+fn push(found: &mut Vec<Candidate>, leaf: u32, value: Replacement, rank: u8, order: u16) {
+    if let Some(known) = found
+        .iter_mut()
+        .find(|c| c.leaf == leaf && c.value == value)
+    {
+        known.order = known.order.max(order);
+        known.rank = known.rank.min(rank);
+    } else if found.len() < MAX_CANDIDATES {
+        found.push(Candidate {
+            leaf,
+            value,
+            rank,
+            order,
+        });
     }
 }
 
@@ -634,6 +681,7 @@ fn integer_candidates(
     value: u64,
     width: u8,
     comparison: &Comparison,
+    order: u16,
     found: &mut Vec<Candidate>,
 ) {
     let mask = mask(width);
@@ -648,7 +696,7 @@ fn integer_candidates(
     ] {
         let mut offer = |new: u64, rank: u8| {
             if new != value {
-                push(found, leaf, Replacement::Integer(new), rank);
+                push(found, leaf, Replacement::Integer(new), rank, order);
             }
         };
         if from & mask == value && fits(from) {
@@ -665,7 +713,8 @@ fn integer_candidates(
     }
 }
 
-/// The candidates `log` offers `value`'s leaves, exact operands first.
+/// The candidates `log` offers `value`'s leaves: the latest comparison's first and, for each
+/// comparison, the exact operand before its neighbours.
 ///
 /// ```
 /// use typefuzz::feedback::cmplog::{candidates, Log, Replacement};
@@ -678,7 +727,8 @@ fn integer_candidates(
 pub fn candidates<T: Mutate>(value: &mut T, log: &Log) -> Vec<Candidate> {
     let mut found = Vec::new();
     value.visit_leaves(&mut Leaves::find(log, &mut found));
-    found.sort_by_key(|candidate| candidate.rank);
+    // Latest comparison first; for each, its exact operand before the neighbours.
+    found.sort_by_key(|candidate| (core::cmp::Reverse(candidate.order), candidate.rank));
     found
 }
 
@@ -688,7 +738,7 @@ pub fn candidates<T: Mutate>(value: &mut T, log: &Log) -> Vec<Candidate> {
 /// ```
 /// use typefuzz::feedback::cmplog::{apply, Candidate, Replacement};
 /// let mut pair = (1u8, 'a');
-/// let to_z = Candidate { leaf: 1, value: Replacement::Integer('z' as u64), rank: 0 };
+/// let to_z = Candidate { leaf: 1, value: Replacement::Integer('z' as u64), rank: 0, order: 0 };
 /// assert!(apply(&mut pair, &to_z, &mut typefuzz::Context::new(0)));
 /// assert_eq!(pair, (1, 'z'));
 /// ```
@@ -987,7 +1037,8 @@ mod tests {
         assert!(found.contains(&Candidate {
             leaf: 0,
             value: Replacement::Integer(0x5678),
-            rank: 1
+            rank: 1,
+            order: 0,
         }));
     }
 

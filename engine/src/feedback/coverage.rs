@@ -319,9 +319,15 @@ pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
         unsafe { drain(start, len, base, &mut f) };
         base += len;
     }
-    if VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
+    // Cleared before the words are read and zeroed: a mark made meanwhile on another thread
+    // sets the flag again, and the next `reset` clears the whole map. Otherwise the map is left
+    // clean and `reset` skips it.
+    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
         for (index, word) in VALUE_PROFILE.iter().enumerate() {
-            let mut bits = word.load(Ordering::Relaxed);
+            if word.load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            let mut bits = word.swap(0, Ordering::Relaxed);
             while bits != 0 {
                 // A value-profile feature is seen or not: always the first bucket.
                 f(base + index * 64 + bits.trailing_zeros() as usize, 1);
@@ -509,6 +515,16 @@ mod hooks {
     use crate::feedback::cmplog::record_integers;
     use std::sync::atomic::Ordering;
 
+    /// Logs a comparison's operands for input-to-state mutation
+    /// ([`cmplog`](crate::feedback::cmplog)), only while the property runs: otherwise the cost
+    /// is one relaxed load.
+    #[inline]
+    fn log_operands(a: u64, b: u64, width: u8) {
+        if ARMED.load(Ordering::Relaxed) {
+            record_integers(a, b, width);
+        }
+    }
+
     /// Registers the inline 8-bit counters of the executable.
     ///
     /// LLVM calls it from a module constructor, before `main`, once per instrumented module
@@ -542,22 +558,22 @@ mod hooks {
     /// measure a distance to).
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp1(a: u8, b: u8) {
-        record_integers(u64::from(a), u64::from(b), 1);
+        log_operands(u64::from(a), u64::from(b), 1);
     }
     /// Comparison of two 2-byte variables: logged for input-to-state mutation.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp2(a: u16, b: u16) {
-        record_integers(u64::from(a), u64::from(b), 2);
+        log_operands(u64::from(a), u64::from(b), 2);
     }
     /// Comparison of two 4-byte variables: logged for input-to-state mutation.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp4(a: u32, b: u32) {
-        record_integers(u64::from(a), u64::from(b), 4);
+        log_operands(u64::from(a), u64::from(b), 4);
     }
     /// Comparison of two 8-byte variables: logged for input-to-state mutation.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_cmp8(a: u64, b: u64) {
-        record_integers(a, b, 8);
+        log_operands(a, b, 8);
     }
 
     /// Comparison of a 1-byte value against the constant `constant`.
@@ -565,27 +581,27 @@ mod hooks {
     pub extern "C" fn __sanitizer_cov_trace_const_cmp1(constant: u8, value: u8) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 8), c, u64::from(value));
-        record_integers(u64::from(value), c, 1);
+        log_operands(u64::from(value), c, 1);
     }
     /// Comparison of a 2-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp2(constant: u16, value: u16) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 16), c, u64::from(value));
-        record_integers(u64::from(value), c, 2);
+        log_operands(u64::from(value), c, 2);
     }
     /// Comparison of a 4-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp4(constant: u32, value: u32) {
         let c = u64::from(constant);
         value_profile_compare(constant_site(c, 32), c, u64::from(value));
-        record_integers(u64::from(value), c, 4);
+        log_operands(u64::from(value), c, 4);
     }
     /// Comparison of an 8-byte value against the constant `constant`.
     #[no_mangle]
     pub extern "C" fn __sanitizer_cov_trace_const_cmp8(constant: u64, value: u64) {
         value_profile_compare(constant_site(constant, 64), constant, value);
-        record_integers(value, constant, 8);
+        log_operands(value, constant, 8);
     }
 
     /// A `switch` on `value`: `cases[0]` is the number of cases, `cases[1]` the bit width of
@@ -607,7 +623,7 @@ mod hooks {
         for i in 0..count as usize {
             // SAFETY: `i < cases[0]`, inside the table.
             let case = unsafe { *table.add(i) };
-            record_integers(value, case, width as u8);
+            log_operands(value, case, width as u8);
             let distance = (case ^ value).count_ones();
             if distance < best {
                 best = distance;
@@ -689,6 +705,30 @@ mod tests {
                 assert!(again.is_empty(), "drained");
             }
         }
+    }
+
+    #[test]
+    fn value_profile_features_are_reported_once_and_leave_the_map_clean() {
+        // No counters are registered in this (uninstrumented) test binary, so the features
+        // start at index 0.
+        assert!(!is_enabled());
+        value_profile_mark(1, 1, 3);
+        value_profile_mark(1, 2, 5);
+        let mut seen = Vec::new();
+        drain_hits(|index, bucket| seen.push((index, bucket)));
+        let mut expected = vec![
+            (value_profile_slot(1, 1, 3), 1),
+            (value_profile_slot(1, 2, 5), 1),
+        ];
+        expected.sort();
+        assert_eq!(seen, expected);
+        assert!(!VALUE_PROFILE_DIRTY.load(Ordering::Relaxed));
+        assert!(VALUE_PROFILE
+            .iter()
+            .all(|word| word.load(Ordering::Relaxed) == 0));
+        let mut again = 0;
+        drain_hits(|_, _| again += 1);
+        assert_eq!(again, 0);
     }
 
     #[test]

@@ -109,7 +109,11 @@ impl Feedback {
             label_hits: Vec::new(),
             discovered: Vec::new(),
             valid_sizes_seen: [0; 4],
-            structure: sources.structure.then(StructureMap::new),
+            structure: sources.structure.then(|| {
+                let mut map = StructureMap::new();
+                map.sampling = sources.structure_sampling;
+                map
+            }),
             guided: false,
             newly_guided: false,
             assume_sites: AssumeSiteCounts::default(),

@@ -331,6 +331,8 @@ pub(crate) struct StructureMap {
     quiet: u64,
     /// Inputs offered in all (the sampling clock).
     offered: u64,
+    /// Whether quiet stretches are sampled at all (`FeedbackSources::structure_sampling`).
+    pub(crate) sampling: bool,
 }
 
 impl StructureMap {
@@ -340,6 +342,7 @@ impl StructureMap {
             features: 0,
             quiet: 0,
             offered: 0,
+            sampling: true,
         }
     }
 
@@ -347,7 +350,7 @@ impl StructureMap {
     #[inline]
     fn due(&mut self) -> bool {
         self.offered += 1;
-        if self.quiet < QUIET_BEFORE_SAMPLING {
+        if !self.sampling || self.quiet < QUIET_BEFORE_SAMPLING {
             return true;
         }
         let stride_log2 = ((self.quiet / QUIET_BEFORE_SAMPLING).ilog2() + 1).min(MAX_STRIDE_LOG2);
