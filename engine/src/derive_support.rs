@@ -118,6 +118,15 @@ pub struct Variants {
     pub uniform_weight: u32,
 }
 
+/// Chooses one of `count` variants of weight `weight` each, for an enum whose variants all have
+/// level 0 and the same weight (see [`Variants::uniform_weight`]): the same draw as
+/// [`choose_variant`], with the constants folded in where the derive calls it (a weight of 1
+/// needs no division).
+#[inline(always)]
+pub fn choose_uniform_variant(cx: &mut Context, count: u64, weight: u64) -> usize {
+    (cx.rng().u64(..count * weight) / weight) as usize
+}
+
 /// Chooses the variant to generate. At size 0 only the lowest level present is eligible;
 /// above it, variants of level > 0 are weighted up with the size, at most 16 times
 /// (QuickChick's sized generation).

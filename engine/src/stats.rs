@@ -107,8 +107,9 @@ pub struct Stats {
     /// Distinct labels hit.
     pub label_points: u64,
     /// Input-structure features seen (constructor paths, value classes; see
-    /// [`feedback::structure`](crate::feedback::structure)) in the inputs observed: every input
-    /// until 4096 in a row showed nothing new, then a sample (1 in 2 ... 1 in 16) until one does.
+    /// [`feedback::structure`](crate::feedback::structure)) in the inputs observed: every input,
+    /// or with [`FeedbackSources::structure_sampling`](crate::FeedbackSources::structure_sampling)
+    /// only a sample once 4096 inputs in a row showed nothing new.
     pub structure_features: u64,
     /// Seeds kept because they were interesting.
     pub seeds_found: u64,

@@ -29,7 +29,19 @@ pub fn expand(container: &Container) -> TokenStream {
         .iter()
         .map(|variant| variant.level(&container.self_type))
         .collect();
-    let variants = variants_table(&weights, &levels);
+    let choose = match uniform_weight(&weights, &levels) {
+        Some(weight) => {
+            let (count, weight) = (weights.len() as u64, u64::from(weight));
+            quote!(::typefuzz::__private::choose_uniform_variant(__cx, #count, #weight))
+        }
+        None => {
+            let variants = variants_table(&weights, &levels);
+            quote! {{
+                const __VARIANTS: ::typefuzz::__private::Variants = #variants;
+                ::typefuzz::__private::choose_variant(__cx, &__VARIANTS)
+            }}
+        }
+    };
     let last = container.variants.len() - 1;
     let arms = container
         .variants
@@ -45,8 +57,7 @@ pub fn expand(container: &Container) -> TokenStream {
         });
     quote! {
         let __size = __cx.size();
-        const __VARIANTS: ::typefuzz::__private::Variants = #variants;
-        match ::typefuzz::__private::choose_variant(__cx, &__VARIANTS) {
+        match #choose {
             #(#arms)*
         }
     }
@@ -67,10 +78,7 @@ fn variants_table(weights: &[u32], levels: &[u8]) -> TokenStream {
         total(&|level| level == 0),
         total(&|level| level > 0),
     );
-    let uniform_weight = match weights.first() {
-        Some(&first) if boosted_total == 0 && weights.iter().all(|&w| w == first) => first,
-        _ => 0,
-    };
+    let uniform_weight = uniform_weight(weights, levels).unwrap_or(0);
     quote! {
         ::typefuzz::__private::Variants {
             weights: &[#(#weights),*],
@@ -82,6 +90,14 @@ fn variants_table(weights: &[u32], levels: &[u8]) -> TokenStream {
             uniform_weight: #uniform_weight,
         }
     }
+}
+
+/// The common weight when every variant has level 0 (size plays no part) and all weights are
+/// equal and non-zero: the variant is then one uniform draw.
+fn uniform_weight(weights: &[u32], levels: &[u8]) -> Option<u32> {
+    let first = *weights.first()?;
+    let uniform = first > 0 && weights.iter().all(|&w| w == first);
+    (uniform && levels.iter().all(|&level| level == 0)).then_some(first)
 }
 
 fn construct_fresh(variant: &Variant) -> TokenStream {

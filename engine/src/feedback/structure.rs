@@ -22,9 +22,10 @@
 //! feature is a bit in a fixed map of 2^16 bits indexed by a multiplicative hash, so observing a
 //! run costs one pass over the value and no allocation; the walk stops after [`MAX_NODES`] nodes
 //! or [`MAX_DEPTH`] levels, so it stays cheap on huge inputs and cannot overflow the stack.
-//! Once no input has shown a new feature for 4096 inputs in a row, the engine observes only a
-//! sample of the inputs (one in 2, then 4, ... 16 as the quiet stretch doubles) until one does:
-//! a saturated map makes almost every walk worthless.
+//! With [`FeedbackSources::structure_sampling`](crate::FeedbackSources::structure_sampling) on
+//! (default off), once no input has shown a new feature for 4096 inputs in a row the engine
+//! observes only a sample of the inputs (one in 2, then 4, ... 16 as the quiet stretch doubles)
+//! until one does: a saturated map makes almost every walk worthless.
 //!
 //! `#[derive(Mutate)]` writes `visit_structure` for structs and enums; the standard types report
 //! integer, float, character and length classes. A hand-written [`Mutate`] impl inherits the
