@@ -29,13 +29,16 @@
 #
 # Environment: REAL_SUITES_RATIO (default 1.25), REAL_SUITES_ROUNDS (default 3),
 # REAL_SUITES_TIMEOUT (seconds per test run, default 1800, 600 with --bounded), CARGO_BUILD_JOBS
-# as usual.
+# as usual. REAL_SUITES_RATIO_FATAL=0 reports a wall time over the bar without failing (what CI
+# uses: a timing bar on a shared machine is a benchmark, not a test; false failures, build
+# failures and timeouts still fail).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$ROOT/target/real-suites"
 RATIO="${REAL_SUITES_RATIO:-1.25}"
 ROUNDS="${REAL_SUITES_ROUNDS:-3}"
+RATIO_FATAL="${REAL_SUITES_RATIO_FATAL:-1}"
 TIMEOUT="${REAL_SUITES_TIMEOUT:-1800}"
 
 # name | crate | version | typefuzz feature | cargo test target args | extra rewrites (perl) |
@@ -215,8 +218,13 @@ for name in "${suites[@]}"; do
     echo "   FAIL: the typefuzz run hit the ${TIMEOUT} s timeout" >&2
     verdict="FAIL (timeout)"; status=1
   elif [ "$(echo "$ratio > $RATIO" | bc -l)" = 1 ]; then
-    echo "   FAIL: wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
-    [ "$verdict" = ok ] && verdict="FAIL (wall time)"; status=1
+    if [ "$RATIO_FATAL" = 0 ]; then
+      echo "   OVER THE BAR (reported, not fatal: REAL_SUITES_RATIO_FATAL=0): wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
+      [ "$verdict" = ok ] && verdict="over the wall-time bar (not fatal)"
+    else
+      echo "   FAIL: wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
+      [ "$verdict" = ok ] && verdict="FAIL (wall time)"; status=1
+    fi
   fi
   summary+=("$name: $verdict, plain $(printf %.1f "$t_plain") s, typefuzz $(printf %.1f "$t_typefuzz") s wall over $ROUNDS rounds ($(printf %.2f "$ratio")x; CPU $(printf %.2f "$cpu_ratio")x)")
 done
