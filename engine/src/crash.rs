@@ -19,6 +19,7 @@
 use std::path::Path;
 
 /// Exit status of a process ended by `exit` inside a property (libFuzzer's `-error_exitcode`).
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer handles crashes
 pub(crate) const CRASH_EXIT_CODE: i32 = 77;
 
 /// The crash reporting state of one run: where crash inputs go and what to print.

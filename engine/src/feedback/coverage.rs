@@ -94,6 +94,7 @@ static MODULE_COUNT: AtomicUsize = AtomicUsize::new(0);
 /// always comes with its ranges.
 static COUNTERS_LEN: AtomicUsize = AtomicUsize::new(0);
 /// Serializes registrations (module constructors, or a `dlopen` on another thread).
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 static REGISTER: Mutex<()> = Mutex::new(());
 
 /// Whether the property is running: set by [`reset`], cleared by the scan. The comparison
@@ -183,6 +184,7 @@ pub fn counters_len() -> usize {
 
 /// Adds the counter range `start..start + len` unless it overlaps one already registered (every
 /// module of a statically linked executable passes the same merged range).
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 fn register(start: *mut u8, len: usize) {
     let _guard = REGISTER.lock().unwrap_or_else(PoisonError::into_inner);
     let count = MODULE_COUNT.load(Ordering::Relaxed);
