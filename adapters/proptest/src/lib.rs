@@ -394,7 +394,7 @@ where
 /// ```
 /// use proptest::prelude::*;
 /// use proptest::test_runner::{Config as ProptestConfig, RngSeed};
-/// let mut config = ProptestConfig::with_cases(100);
+/// let mut config = ProptestConfig::with_cases(256);
 /// config.rng_seed = RngSeed::Fixed(3);
 /// let report = typefuzz_proptest::run(any::<(u8, bool)>(), &config, |(x, b)| {
 ///     prop_assume!(b);
