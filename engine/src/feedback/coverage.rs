@@ -97,10 +97,20 @@ static COUNTERS_LEN: AtomicUsize = AtomicUsize::new(0);
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 static REGISTER: Mutex<()> = Mutex::new(());
 
-/// Whether the property is running: set by [`reset`], cleared by the scan. The comparison
-/// hooks record nothing outside that window, so comparisons made by the generator, the mutator
-/// or typefuzz's generic loop code (instrumented in the caller's crate) cost one load.
-static ARMED: AtomicBool = AtomicBool::new(false);
+/// How many properties are running, on any thread: [`reset`] adds one, the scan takes one
+/// away (never below zero). The comparison hooks record nothing while it is zero, so
+/// comparisons made by the generator, the mutator or typefuzz's generic loop code
+/// (instrumented in the caller's crate) cost one load. A count, not a flag: `cargo test` runs
+/// properties on several threads, and one thread's scan must not disarm the hooks while
+/// another thread's property runs (a flag lost most of a parallel property's comparisons).
+static ARMED: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether any property is running (see [`ARMED`]).
+#[cfg_attr(fuzzing, allow(dead_code))] // only the hooks ask, and libFuzzer owns them there
+#[inline]
+fn armed() -> bool {
+    ARMED.load(Ordering::Relaxed) != 0
+}
 
 /// Number of value-profile features (a power of two), appended after the edge counters.
 const VALUE_PROFILE_LEN: usize = 1 << 13;
@@ -253,7 +263,7 @@ pub fn reset() {
             word.store(0, Ordering::Relaxed);
         }
     }
-    ARMED.store(true, Ordering::Relaxed);
+    ARMED.fetch_add(1, Ordering::Relaxed);
 }
 
 /// Calls `f(index, bucket)` for each counter hit since the last [`reset`], in increasing index
@@ -311,7 +321,8 @@ fn recycle_hits(hits: Vec<(usize, u8)>) {
 /// always compiled into the engine, which is never instrumented.
 #[inline(always)]
 pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
-    ARMED.store(false, Ordering::Relaxed);
+    // A scan without a `reset` before it (e.g. `for_each_hit` alone) leaves the count at zero.
+    let _ = ARMED.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
     let mut base = 0;
     for (start, len) in modules() {
         // SAFETY: the range is valid for reads and writes for the life of the process (see
@@ -483,7 +494,7 @@ fn value_profile_mark(site: u64, kind: u64, value: u32) {
 #[cfg_attr(fuzzing, allow(dead_code))]
 #[inline]
 fn value_profile_compare(site: u64, constant: u64, value: u64) {
-    if !ARMED.load(Ordering::Relaxed) {
+    if !armed() {
         return;
     }
     let differing_bits = (constant ^ value).count_ones();
@@ -513,16 +524,15 @@ mod hooks {
     //! linked. The two sets are identical: a test of cargo-typefuzz
     //! (`hooks_library::tests::defines_exactly_the_hooks_of_the_engine`) compares them.
 
-    use super::{constant_site, register, value_profile_compare, ARMED};
+    use super::{armed, constant_site, register, value_profile_compare};
     use crate::feedback::cmplog::record_integers;
-    use std::sync::atomic::Ordering;
 
     /// Logs a comparison's operands for input-to-state mutation
     /// ([`cmplog`](crate::feedback::cmplog)), only while the property runs: otherwise the cost
     /// is one relaxed load.
     #[inline]
     fn log_operands(a: u64, b: u64, width: u8) {
-        if ARMED.load(Ordering::Relaxed) {
+        if armed() {
             record_integers(a, b, width);
         }
     }
@@ -615,7 +625,7 @@ mod hooks {
     /// `cases` must point to a case table laid out as above (LLVM emits it as a constant).
     #[no_mangle]
     pub unsafe extern "C" fn __sanitizer_cov_trace_switch(value: u64, cases: *const u64) {
-        if cases.is_null() || !ARMED.load(Ordering::Relaxed) {
+        if cases.is_null() || !armed() {
             return;
         }
         // SAFETY: the caller's table holds `2 + cases[0]` readable `u64`s.
