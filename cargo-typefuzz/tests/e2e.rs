@@ -119,7 +119,11 @@ fn trace_compares_builds_and_gives_distance_features() {
         let mut command = subcommand(&fixture());
         command
             .args(["typefuzz", "test", "--trace-compares", "--workspace"])
-            .args(["--", "--nocapture"])
+            // One test at a time: the counters and the value-profile map are process-global, and
+            // the fixture's other properties running on parallel threads flood the CmpLog
+            // fixture's corpus with their comparisons (the enum vector went from 5/5 seeds
+            // within budget to 0-1/5), as the coverage module's docs warn.
+            .args(["--", "--nocapture", "--test-threads=1"])
             .env("TYPEFUZZ_FIXTURE_COVERAGE", "cmp");
         command
     });
