@@ -656,6 +656,20 @@ pub mod __private {
         }
     }
 
+    /// The configuration of one named test function (`proptest!`, `prop_state_machine!`):
+    /// proptest's environment overrides applied, the test's name and source file set (what its
+    /// regression files are keyed by).
+    pub fn test_config(
+        config: ProptestConfig,
+        test_name: &'static str,
+        source_file: &'static str,
+    ) -> ProptestConfig {
+        let mut config = contextualize_config(config);
+        config.test_name = Some(test_name);
+        config.source_file = Some(source_file);
+        config
+    }
+
     /// One `proptest!` test: run, then panic with named arguments on failure.
     pub fn run_test<A, F>(arguments: A, proptest: ProptestConfig, names: &[&str], property: F)
     where
@@ -725,11 +739,10 @@ macro_rules! proptest {
         $(
             $(#[$meta])*
             fn $test_name() {
-                let mut config = $crate::__private::contextualize_config(
-                    { use $crate::__private::ToOwnedConfig as _; (&$config).to_owned_config() });
-                config.test_name = ::core::option::Option::Some(
-                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($test_name)));
-                config.source_file = ::core::option::Option::Some(::core::file!());
+                let config = $crate::__private::test_config(
+                    { use $crate::__private::ToOwnedConfig as _; (&$config).to_owned_config() },
+                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($test_name)),
+                    ::core::file!());
                 $crate::__proptest_args!(@norm config [] [] $body; $($arg)+);
             }
         )*

@@ -387,7 +387,7 @@ fn failure_message<R: ReferenceStateMachine>(
 /// What the macro expands to. Not public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use typefuzz_proptest::__private::{contextualize_config, ProptestConfig, ToOwnedConfig};
+    pub use typefuzz_proptest::__private::{test_config, ProptestConfig, ToOwnedConfig};
 
     /// One `prop_state_machine!` test.
     pub fn run_test<M: proptest_state_machine::StateMachineTest>(
@@ -445,11 +445,10 @@ macro_rules! prop_state_machine {
         $(
             $(#[$meta])*
             fn $test_name() {
-                let mut config = $crate::__private::contextualize_config(
-                    { use $crate::__private::ToOwnedConfig as _; (&$config).to_owned_config() });
-                config.test_name = ::core::option::Option::Some(
-                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($test_name)));
-                config.source_file = ::core::option::Option::Some(::core::file!());
+                let config = $crate::__private::test_config(
+                    { use $crate::__private::ToOwnedConfig as _; (&$config).to_owned_config() },
+                    ::core::concat!(::core::module_path!(), "::", ::core::stringify!($test_name)),
+                    ::core::file!());
                 $crate::__private::run_test::<$test $(< $( $ty_param ),+ >)?>($size, config);
             }
         )*
