@@ -3,7 +3,7 @@
 //! builder (`Arbitrary` genotype) and its typed mutation (`quickcheck_typed`).
 //!
 //! ```text
-//! cargo run --release -p typefuzz-quickcheck --example overhead [tests]
+//! cargo run --release -p typefuzz-quickcheck --example quickcheck_overhead [tests]
 //! ```
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! precondition: same strategy, same number of tests, release build.
 //!
 //! ```text
-//! cargo run --release -p typefuzz-proptest --example overhead [tests]
+//! cargo run --release -p typefuzz-proptest --example proptest_overhead [tests]
 //! ```
 use std::time::Instant;
 
