@@ -338,6 +338,9 @@ fn report_hang(
          input: {described}\n",
         elapsed, limit,
     );
+    if rebuilt.is_some() {
+        message.push_str("(a mutant, rebuilt from its seed and the mutation that made it)\n");
+    }
     match saved {
         Ok(path) => message.push_str(&format!(
             "the input was saved to {} (the next run of this test replays it first)\n",
