@@ -151,7 +151,11 @@ impl<'a> Structure<'a> {
     /// fingerprints, and values that differ anywhere get different ones (with probability about
     /// 1 - 2^-64 per pair). `None` when the walk could not see the whole value: a part whose
     /// [`Mutate`] impl reports nothing (the default [`Mutate::visit_structure`]), or a value
-    /// larger than [`MAX_NODES`] nodes or deeper than [`MAX_DEPTH`] levels.
+    /// larger than [`MAX_NODES`] nodes or deeper than [`MAX_DEPTH`] levels. Exactness rests on
+    /// each impl reporting what tells its values apart: a hand-written `visit_structure` that
+    /// reports a value class with [`node`](Self::node) but not the exact value with
+    /// [`value`](Self::value) or [`bytes`](Self::bytes) makes values that differ only there
+    /// share a fingerprint (the derive and the standard impls report everything).
     ///
     /// ```
     /// use typefuzz::feedback::structure::Structure;

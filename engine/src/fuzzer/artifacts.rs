@@ -19,7 +19,13 @@
 //! watchdog, a normal thread, rebuilds a hanging input at once. Seeds whose bytes do not decode
 //! back to the same bytes (deeper than the codec's bound, or a lossy hand-written codec) carry
 //! no bytes, and their mutants, like fresh generations (a generator closure may keep state of
-//! its own), replayed inputs and shrink candidates, are encoded before the call as before.
+//! its own), input-to-state mutants (their candidates live in the seed), mutants of types
+//! holding a `HashMap` or `HashSet` (mutation follows an iteration order that differs between
+//! equal tables), replayed inputs and shrink candidates, are encoded before the call as before.
+//! A hand-written [`Mutate`] impl whose mutation depends on anything besides the value and the
+//! context (its own random hasher, a global counter) would get recipes that rebuild another
+//! input — the limit of this scheme; the run's seed still repeats the search. The engine's unit
+//! tests check that every recipe they make rebuilds its mutant.
 
 use std::fmt::Debug;
 use std::path::PathBuf;
