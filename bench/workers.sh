@@ -47,13 +47,14 @@ campaign() {
       >"$log/out" 2>"$log/err" ; } 2>&1 )" || {
     echo "workers.sh: the campaign with $jobs job(s) failed:" >&2
     cat "$log/out" "$log/err" >&2
-    exit 1
+    return 1
   }
-  line="$(grep -E '^WORKERS-SCALING:' "$log/out")"
-  tests="$(sed -E 's/.* tests=([0-9]+).*/\1/' <<<"$line")"
-  if [ "$jobs" -gt 1 ] && ! grep -q "workers=$jobs " <<<"$line"; then
-    echo "workers.sh: expected $jobs workers: $line" >&2
-    exit 1
+  # libtest prints `test scaling_campaign ... ` before the test's own output, on the same line.
+  line="$(grep -oE 'WORKERS-SCALING:.*' "$log/out" || true)"
+  tests="$(sed -nE 's/.* tests=([0-9]+).*/\1/p' <<<"$line")"
+  if [ -z "$tests" ] || { [ "$jobs" -gt 1 ] && ! grep -q "workers=$jobs " <<<"$line"; }; then
+    echo "workers.sh: no result line with $jobs worker(s) from the campaign: '$line'" >&2
+    return 1
   fi
   grep -E '^typefuzz: [0-9]+ workers on' "$log/err" | sed 's/^/      /' >&2 || true
   awk -v t="$times" -v n="$tests" 'BEGIN { split(t, a, " "); printf "%.3f %.3f %d\n", a[1], a[2] + a[3], n }'
@@ -67,7 +68,8 @@ for round in $(seq "$ROUNDS"); do
   order="1 $JOBS"
   if [ $((round % 2)) -eq 0 ]; then order="$JOBS 1"; fi
   for jobs in $order; do
-    read -r w c n <<<"$(campaign "$jobs")"
+    result="$(campaign "$jobs")" || exit 1
+    read -r w c n <<<"$result"
     printf '   %-5s %4s %8.2f %8.2f %12d %10.0f %14.0f\n' "$round" "$jobs" "$w" "$c" "$n" \
       "$(echo "$n / $w" | bc -l)" "$(echo "$n / $c" | bc -l)"
     wall[$jobs]="$(echo "${wall[$jobs]} + $w" | bc -l)"
