@@ -41,10 +41,21 @@
 //!
 //! # Threads
 //!
-//! The counters are process-global, like the instrumentation that writes them. `cargo test` runs
-//! tests on several threads: instrumented code run by *other* tests while a property runs shows
-//! up in that property's coverage as noise (never as a wrong verdict). Use
-//! `cargo typefuzz test -- --test-threads=1` for exact per-property coverage.
+//! `cargo test` runs tests on several threads. What the comparison hooks record is per thread:
+//! a hook records only while *its own* thread runs a property (between [`reset`] and the scan on
+//! that thread), into that thread's value-profile map and comparison log
+//! ([`cmplog`](super::cmplog)). Parallel properties therefore never see each other's
+//! comparisons, and comparisons made by the generator, the mutator or typefuzz's loop code on
+//! any thread are never recorded. Comparisons made on threads the property spawns itself are
+//! not recorded either.
+//!
+//! The edge counters cannot be attributed that way: LLVM's instrumentation increments one
+//! process-global byte per edge, whichever thread runs it. While properties run on parallel
+//! threads, a property's coverage includes edges that the others ran meanwhile (noise: an input
+//! may be kept as a seed for coverage it did not cause), and one thread's [`reset`] or scan can
+//! clear counts another thread's property made (an edge it ran may go unseen in that run).
+//! Neither ever changes a verdict, only how well the search is guided. Use
+//! `cargo typefuzz test -- --test-threads=1` for exact per-property edge coverage.
 //!
 //! # cargo-fuzz
 //!
@@ -65,10 +76,11 @@
 //! }
 //! ```
 
+use std::cell::Cell;
 use std::io::Write as _;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Mutex, Once, PoisonError};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, Once, OnceLock, PoisonError};
 
 /// Most distinct counter ranges kept ([`__sanitizer_cov_8bit_counters_init`] is called once per
 /// instrumented module; a static executable passes the same merged range every time).
@@ -97,35 +109,47 @@ static COUNTERS_LEN: AtomicUsize = AtomicUsize::new(0);
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 static REGISTER: Mutex<()> = Mutex::new(());
 
-/// How many properties are running, on any thread: [`reset`] adds one, the scan takes one
-/// away (never below zero). The comparison hooks record nothing while it is zero, so
-/// comparisons made by the generator, the mutator or typefuzz's generic loop code
-/// (instrumented in the caller's crate) cost one load. A count, not a flag: `cargo test` runs
-/// properties on several threads, and one thread's scan must not disarm the hooks while
-/// another thread's property runs (a flag lost most of a parallel property's comparisons).
-static ARMED: AtomicUsize = AtomicUsize::new(0);
+/// What one thread's property call records besides the edge counters: whether a property is
+/// running on this thread, and the value-profile map of its comparisons.
+///
+/// Per thread because `cargo test` runs properties on several threads at once: a comparison
+/// hook records into the map of the thread that made the comparison, and only while that
+/// thread runs a property, so one property never sees another's comparisons (with one
+/// process-global map, parallel properties stole and flooded each other's value-profile
+/// features). Comparisons made by the generator, the mutator or typefuzz's generic loop code
+/// (instrumented in the caller's crate) cost one thread-local load.
+struct ThreadRun {
+    /// Set by [`reset`], cleared by the scan.
+    running: Cell<bool>,
+    /// Whether any value-profile slot may be non-zero, so `reset` and the scan skip the map
+    /// entirely when trace-compares is off (the common case) or the property compared nothing.
+    dirty: Cell<bool>,
+    /// The value-profile map: one bit per feature slot, set when the feature is seen (a bitmap
+    /// keeps `reset` and the scan to 128 words).
+    value_profile: [Cell<u64>; VALUE_PROFILE_LEN / 64],
+}
 
-/// Whether any property is running (see [`ARMED`]).
+thread_local! {
+    // `const` and without a destructor: an access is a plain thread-local address, no lazy
+    // initialization, and it stays valid while the thread's destructors run.
+    static THREAD_RUN: ThreadRun = const {
+        ThreadRun {
+            running: Cell::new(false),
+            dirty: Cell::new(false),
+            value_profile: [const { Cell::new(0) }; VALUE_PROFILE_LEN / 64],
+        }
+    };
+}
+
+/// Whether a property is running on this thread (see [`ThreadRun`]).
 #[cfg_attr(fuzzing, allow(dead_code))] // only the hooks ask, and libFuzzer owns them there
 #[inline]
 fn armed() -> bool {
-    ARMED.load(Ordering::Relaxed) != 0
+    THREAD_RUN.with(|run| run.running.get())
 }
 
 /// Number of value-profile features (a power of two), appended after the edge counters.
 const VALUE_PROFILE_LEN: usize = 1 << 13;
-
-/// The value-profile map: one bit per feature slot, set when the feature is seen (a bitmap keeps
-/// `reset` and the scan to 128 words).
-///
-/// Atomic words because the comparison hooks run on whichever thread executes instrumented code.
-/// Relaxed ordering is enough: the engine reads the map on the thread that ran the property,
-/// after it returned, and the map is a hint for search, never a correctness signal.
-static VALUE_PROFILE: [AtomicU64; VALUE_PROFILE_LEN / 64] =
-    [const { AtomicU64::new(0) }; VALUE_PROFILE_LEN / 64];
-/// Whether any value-profile slot may be non-zero, so `reset` and `for_each_hit` skip the map
-/// entirely when trace-compares is off (the common case) or the property compared nothing.
-static VALUE_PROFILE_DIRTY: AtomicBool = AtomicBool::new(false);
 
 /// AFL's hit-count buckets: the counter value -> one bit per bucket (0 stays 0).
 ///
@@ -197,20 +221,53 @@ pub fn counters_len() -> usize {
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 fn register(start: *mut u8, len: usize) {
     let _guard = REGISTER.lock().unwrap_or_else(PoisonError::into_inner);
-    let count = MODULE_COUNT.load(Ordering::Relaxed);
-    let end = start as usize + len;
-    let overlaps = MODULES[..count].iter().any(|module| {
-        let other = module.start.load(Ordering::Relaxed) as usize;
-        (start as usize) < other + module.len.load(Ordering::Relaxed) && other < end
-    });
-    if overlaps || count == MAX_MODULES {
-        return;
+    if add_range(&MODULES, &MODULE_COUNT, start, len) {
+        let total = COUNTERS_LEN.load(Ordering::Relaxed) + len;
+        COUNTERS_LEN.store(total, Ordering::Release);
     }
-    MODULES[count].start.store(start, Ordering::Relaxed);
-    MODULES[count].len.store(len, Ordering::Relaxed);
-    MODULE_COUNT.store(count + 1, Ordering::Release);
-    let total = COUNTERS_LEN.load(Ordering::Relaxed) + len;
-    COUNTERS_LEN.store(total, Ordering::Release);
+}
+
+/// Adds `start..start + len` (units of the table's entries) to `table` unless it overlaps a
+/// range already there or the table is full; says whether it did. Callers hold [`REGISTER`].
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
+fn add_range(
+    table: &[Module; MAX_MODULES],
+    count: &AtomicUsize,
+    start: *mut u8,
+    len: usize,
+) -> bool {
+    let filled = count.load(Ordering::Relaxed);
+    let (first, last) = (start as usize, start as usize + len);
+    let overlaps = table[..filled].iter().any(|module| {
+        let other = module.start.load(Ordering::Relaxed) as usize;
+        first < other + module.len.load(Ordering::Relaxed) && other < last
+    });
+    if overlaps || filled == MAX_MODULES {
+        return false;
+    }
+    table[filled].start.store(start, Ordering::Relaxed);
+    table[filled].len.store(len, Ordering::Relaxed);
+    count.store(filled + 1, Ordering::Release);
+    true
+}
+
+/// The PC tables (`-sanitizer-coverage-pc-table`, which `cargo typefuzz test` turns on): for
+/// each counter, in the same order, the address of its basic block and a flag word whose bit 0
+/// marks a function's entry block. `len` counts bytes, like the counter ranges.
+static PC_TABLES: [Module; MAX_MODULES] = [const {
+    Module {
+        start: AtomicPtr::new(ptr::null_mut()),
+        len: AtomicUsize::new(0),
+    }
+}; MAX_MODULES];
+/// How many entries of [`PC_TABLES`] are filled.
+static PC_TABLE_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// Adds the PC table `start..start + len` (bytes) unless it overlaps one already registered.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the tables
+fn register_pc_table(start: *mut u8, len: usize) {
+    let _guard = REGISTER.lock().unwrap_or_else(PoisonError::into_inner);
+    add_range(&PC_TABLES, &PC_TABLE_COUNT, start, len);
 }
 
 /// The registered ranges as `(start, len)`, in index order.
@@ -225,8 +282,256 @@ fn modules() -> impl Iterator<Item = (*mut u8, usize)> {
     })
 }
 
-/// Zeroes every counter (a `memset` per registered range; the value-profile map only if it was
-/// touched) and arms the comparison hooks. The engine calls it right before running the property.
+// ---------------------------------------------------------------------------------------------
+// Attribution: which counters are reset and scanned around a property call.
+// ---------------------------------------------------------------------------------------------
+
+/// The crates of typefuzz's runtime (those `cargo typefuzz` never instruments). Their generic
+/// code is compiled into the user's crate and instrumented there: the loop, the mutators, the
+/// derived `Mutate` impls. None of it is the property's coverage.
+const RUNTIME_CRATES: [&str; 5] = [
+    "typefuzz",
+    "typefuzz_engine",
+    "typefuzz_proptest",
+    "typefuzz_quickcheck",
+    "typefuzz_libfuzzer",
+];
+
+/// Kept counters fewer than this many bytes apart are reset and scanned as one span: scanning
+/// the gap (two 64-byte blocks) costs less than a span's own `memset` call and loop set-up.
+const SPAN_GAP: usize = 128;
+
+/// A run of counters that is reset and scanned: `len` bytes from `start`, the first with
+/// feature index `base`.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: *mut u8,
+    len: usize,
+    base: usize,
+}
+
+/// The counters reset and scanned around each property call, computed once.
+struct Scanned {
+    spans: Vec<Span>,
+    /// How many registered modules `spans` covers: a module registered later (a `dlopen`ed
+    /// library) is reset and scanned whole.
+    modules: usize,
+    /// The feature index after the covered modules' counters.
+    end: usize,
+}
+
+// SAFETY: the spans point into the counter ranges, static storage of the executable that this
+// module only touches through raw pointers and atomics (see `reset`); sharing the addresses
+// between threads is what the process-global counters are.
+unsafe impl Send for Scanned {}
+// SAFETY: as for `Send`; `Scanned` itself is never mutated after it is built.
+unsafe impl Sync for Scanned {}
+
+static SCANNED: OnceLock<Scanned> = OnceLock::new();
+
+/// Calls `f(start, len, base)` for each run of counters to reset and scan, in index order.
+#[inline(always)]
+fn for_each_span(mut f: impl FnMut(*mut u8, usize, usize)) {
+    let scanned = SCANNED.get_or_init(attribute);
+    for span in &scanned.spans {
+        f(span.start, span.len, span.base);
+    }
+    let mut base = scanned.end;
+    for (start, len) in modules().skip(scanned.modules) {
+        f(start, len, base);
+        base += len;
+    }
+}
+
+/// How many edge counters [`reset`] clears and the scan reads around each property call.
+///
+/// All of them unless the executable says which function each counter belongs to (its PC
+/// table, which `cargo typefuzz test` has LLVM emit, and its symbol table): then the counters
+/// of typefuzz's own functions are left out. typefuzz's generic loop, its mutators and the
+/// derived `Mutate` impls are compiled into the instrumented crate that uses them, and their
+/// counters, most of the map in a small test crate, are never the property's coverage, only
+/// a cost per test. Code the property inlines from typefuzz (e.g. `assume!`'s helpers) is
+/// counted as the property's, since it lives in the property's function.
+///
+/// ```
+/// use typefuzz::feedback::coverage;
+/// assert!(coverage::counters_scanned() <= coverage::counters_len());
+/// ```
+pub fn counters_scanned() -> usize {
+    let mut len = 0;
+    for_each_span(|_, span, _| len += span);
+    len
+}
+
+/// Decides which counters to reset and scan: the runs of counters outside typefuzz's own
+/// functions, or every counter when that cannot be told.
+#[cold]
+fn attribute() -> Scanned {
+    let modules: Vec<(*mut u8, usize)> = modules().collect();
+    let total = modules.iter().map(|&(_, len)| len).sum();
+    let runtime = runtime_counters(total).unwrap_or_default();
+    Scanned {
+        spans: spans(&modules, &runtime),
+        modules: modules.len(),
+        end: total,
+    }
+}
+
+/// The runs of counters of `modules` (`(start, len)`, indices counted across them in order)
+/// whose entry in `runtime` is not `true` (missing entries count as `false`), widened to whole
+/// 8-byte words (the scan then never reads single bytes, except at a module's ends) and merged
+/// when fewer than [`SPAN_GAP`] bytes apart. The few runtime counters this takes in only ever
+/// report code that runs between [`reset`] and the scan, the same on every test.
+fn spans(modules: &[(*mut u8, usize)], runtime: &[bool]) -> Vec<Span> {
+    let excluded = |index: usize| runtime.get(index).copied().unwrap_or(false);
+    let mut spans: Vec<Span> = Vec::new();
+    let mut base = 0;
+    for &(start, len) in modules {
+        // Offsets of the module's 8-byte word boundaries: `head` is the first.
+        let head = start.align_offset(8).min(len);
+        let word_floor = |offset: usize| {
+            if offset < head {
+                0
+            } else {
+                head + (offset - head) / 8 * 8
+            }
+        };
+        let word_ceil = |offset: usize| {
+            if offset <= head {
+                head
+            } else {
+                (head + (offset - head).div_ceil(8) * 8).min(len)
+            }
+        };
+        let mut offset = 0;
+        while offset < len {
+            if excluded(base + offset) {
+                offset += 1;
+                continue;
+            }
+            let mut first = offset;
+            while offset < len && !excluded(base + offset) {
+                offset += 1;
+            }
+            first = word_floor(first);
+            let end = word_ceil(offset);
+            match spans.last_mut() {
+                // Merged only within one module: the next module's range is elsewhere.
+                Some(last)
+                    if last.base >= base && last.base + last.len + SPAN_GAP > base + first =>
+                {
+                    last.len = base + end - last.base;
+                }
+                _ => spans.push(Span {
+                    // `wrapping_add`: only dereferenced by `reset` and the scan, and
+                    // `first < len` keeps it inside the registered range.
+                    start: start.wrapping_add(first),
+                    len: end - first,
+                    base: base + first,
+                }),
+            }
+            offset = end;
+        }
+        base += len;
+    }
+    spans
+}
+
+/// For each of the `total` counters, in index order, whether it belongs to a function of
+/// typefuzz's runtime; `None` when the PC tables do not cover every counter or the executable's
+/// symbols cannot be read (a stripped binary, a build without the PC table).
+#[cfg(not(fuzzing))]
+fn runtime_counters(total: usize) -> Option<Vec<bool>> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+
+    let count = PC_TABLE_COUNT.load(Ordering::Acquire);
+    let tables: Vec<&[usize]> = PC_TABLES[..count]
+        .iter()
+        .map(|table| {
+            let (start, len) = (
+                table.start.load(Ordering::Relaxed),
+                table.len.load(Ordering::Relaxed),
+            );
+            // SAFETY: a PC table the instrumentation registered: static, read-only after
+            // relocation, `len` bytes of `usize` pairs, aligned as `usize`.
+            unsafe { std::slice::from_raw_parts(start.cast::<usize>(), len / size_of::<usize>()) }
+        })
+        .collect();
+    let entries: usize = tables.iter().map(|table| table.len() / 2).sum();
+    if total == 0 || entries != total {
+        return None;
+    }
+    let file = std::fs::File::open("/proc/self/exe")
+        .or_else(|_| std::fs::File::open(std::env::current_exe()?))
+        .ok()?;
+    let cache = object::ReadCache::new(file);
+    let executable = object::File::parse(&cache).ok()?;
+    let mut functions: Vec<(u64, &str)> = executable
+        .symbols()
+        .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.address() != 0)
+        .filter_map(|symbol| Some((symbol.address(), symbol.name().ok()?)))
+        .collect();
+    functions.sort_unstable_by_key(|&(address, _)| address);
+    // Where the executable was loaded: a function's address now against its symbol's.
+    let anchor = hooks::__sanitizer_cov_8bit_counters_init as *const () as usize as u64;
+    let linked = functions
+        .iter()
+        .find(|&&(_, name)| name == "__sanitizer_cov_8bit_counters_init")?
+        .0;
+    let bias = anchor.wrapping_sub(linked);
+    let mut runtime = Vec::with_capacity(total);
+    let mut current = false;
+    for table in tables {
+        for entry in table.chunks_exact(2) {
+            // Bit 0 of the flags: the entry block of a function, whose address is the function's.
+            if entry[1] & 1 != 0 {
+                let address = (entry[0] as u64).wrapping_sub(bias);
+                let after = functions.partition_point(|&(start, _)| start <= address);
+                current = after > 0
+                    && is_runtime_function(&format!(
+                        "{:#}",
+                        rustc_demangle::demangle(functions[after - 1].1)
+                    ));
+            }
+            runtime.push(current);
+        }
+    }
+    Some(runtime)
+}
+
+/// Under cargo-fuzz libFuzzer owns the counters; nothing is attributed here.
+#[cfg(fuzzing)]
+fn runtime_counters(_total: usize) -> Option<Vec<bool>> {
+    None
+}
+
+/// The function the engine calls the property through, never inlined: the property's own code
+/// (its closure, inlined into it) lives there, so it is the property's coverage although its name
+/// is typefuzz's.
+const PROPERTY_HOST: &str = "typefuzz_engine::executor::call_property";
+
+/// Whether the demangled function `name` is typefuzz's own code: any path in its name starts in
+/// one of typefuzz's crates — its own path, its impl's self type or trait
+/// (`<T as typefuzz::Mutate>::mutate`, which is how derived impls are named), or, with v0
+/// symbol names (which `cargo typefuzz test` asks rustc for), a generic argument
+/// (`HashMap<u64, typefuzz_engine::corpus::Entry>::insert`: a std or dependency function
+/// instantiated for typefuzz's loop). [`PROPERTY_HOST`] is the exception.
+fn is_runtime_function(name: &str) -> bool {
+    if name.starts_with(PROPERTY_HOST) {
+        return false;
+    }
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    name.match_indices("::").any(|(at, _)| {
+        let before = &name[..at];
+        let root = before.rfind(|c: char| !is_ident(c)).map_or(0, |i| i + 1);
+        // A path's first segment: not itself preceded by `::`.
+        RUNTIME_CRATES.contains(&&before[root..]) && !before[..root].ends_with("::")
+    })
+}
+
+/// Zeroes every counter (a `memset` per registered range; this thread's value-profile map only
+/// if it was touched) and arms the comparison hooks on this thread. The engine calls it right
+/// before running the property.
 ///
 /// `inline(never)`: an inlined copy in an instrumented crate would bump a counter of its own.
 ///
@@ -240,10 +545,11 @@ fn modules() -> impl Iterator<Item = (*mut u8, usize)> {
 /// ```
 #[inline(never)]
 pub fn reset() {
-    // The code between two properties (the generator, the mutator, typefuzz's generic loop in
-    // the caller's crate) bumps counters anywhere in the map, so all of it is cleared: reading it
-    // to find the dirty words would cost as much as this `memset`.
-    for (start, len) in modules() {
+    // The code between two properties (the generator, the mutator, user code they call) may
+    // bump any scanned counter, so all of them are cleared: reading them to find the dirty
+    // words would cost as much as this `memset`. Counters of typefuzz's own functions are
+    // neither cleared nor read (see `counters_scanned`).
+    for_each_span(|start, len, _| {
         // In pieces of at most 2 KiB: above that glibc's `memset` switches to `rep stosb`, which
         // measured 1.8x slower here on a 2.9 KiB map (190 ns against 330 ns).
         const PIECE: usize = 2048;
@@ -257,13 +563,15 @@ pub fn reset() {
             // outcome is a lost or spurious hit, i.e. coverage noise).
             unsafe { ptr::write_bytes(start.add(offset), 0, PIECE.min(len - offset)) };
         }
-    }
-    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
-        for word in &VALUE_PROFILE {
-            word.store(0, Ordering::Relaxed);
+    });
+    THREAD_RUN.with(|run| {
+        if run.dirty.replace(false) {
+            for word in &run.value_profile {
+                word.set(0);
+            }
         }
-    }
-    ARMED.fetch_add(1, Ordering::Relaxed);
+        run.running.set(true);
+    });
 }
 
 /// Calls `f(index, bucket)` for each counter hit since the last [`reset`], in increasing index
@@ -321,33 +629,29 @@ fn recycle_hits(hits: Vec<(usize, u8)>) {
 /// always compiled into the engine, which is never instrumented.
 #[inline(always)]
 pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
-    // A scan without a `reset` before it (e.g. `for_each_hit` alone) leaves the count at zero.
-    let _ = ARMED.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
-    let mut base = 0;
-    for (start, len) in modules() {
-        // SAFETY: the range is valid for reads and writes for the life of the process (see
-        // `reset`). Accesses go through atomic views so that concurrent writes by instrumented
-        // code on other threads are not undefined behaviour on our side; the instrumentation's
-        // own plain increments are outside Rust's model either way, exactly as in libFuzzer.
+    THREAD_RUN.with(|run| run.running.set(false));
+    for_each_span(|start, len, base| {
+        // SAFETY: the span lies in a counter range, valid for reads and writes for the life of
+        // the process (see `reset`). Accesses go through atomic views so that concurrent writes
+        // by instrumented code on other threads are not undefined behaviour on our side; the
+        // instrumentation's own plain increments are outside Rust's model either way, exactly
+        // as in libFuzzer.
         unsafe { drain(start, len, base, &mut f) };
-        base += len;
-    }
-    // Cleared before the words are read and zeroed: a mark made meanwhile on another thread
-    // sets the flag again, and the next `reset` clears the whole map. Otherwise the map is left
-    // clean and `reset` skips it.
-    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
-        for (index, word) in VALUE_PROFILE.iter().enumerate() {
-            if word.load(Ordering::Relaxed) == 0 {
-                continue;
-            }
-            let mut bits = word.swap(0, Ordering::Relaxed);
-            while bits != 0 {
-                // A value-profile feature is seen or not: always the first bucket.
-                f(base + index * 64 + bits.trailing_zeros() as usize, 1);
-                bits &= bits - 1;
+    });
+    let base = COUNTERS_LEN.load(Ordering::Acquire);
+    // The words are zeroed as they are reported, so the map is left clean and `reset` skips it.
+    THREAD_RUN.with(|run| {
+        if run.dirty.replace(false) {
+            for (index, word) in run.value_profile.iter().enumerate() {
+                let mut bits = word.replace(0);
+                while bits != 0 {
+                    // A value-profile feature is seen or not: always the first bucket.
+                    f(base + index * 64 + bits.trailing_zeros() as usize, 1);
+                    bits &= bits - 1;
+                }
             }
         }
-    }
+    });
 }
 
 /// Reports the non-zero bytes of `start..start + len` as `f(base + offset, bucket)`, in order,
@@ -476,15 +780,11 @@ fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
 #[inline]
 fn value_profile_mark(site: u64, kind: u64, value: u32) {
     let slot = value_profile_slot(site, kind, value);
-    let (word, bit) = (&VALUE_PROFILE[slot / 64], 1u64 << (slot % 64));
-    // A locked read-modify-write only for a feature not seen since the last reset.
-    if word.load(Ordering::Relaxed) & bit == 0 {
-        word.fetch_or(bit, Ordering::Relaxed);
-    }
-    // Loading first keeps the flag's cache line shared between threads in the common case.
-    if !VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
-        VALUE_PROFILE_DIRTY.store(true, Ordering::Relaxed);
-    }
+    THREAD_RUN.with(|run| {
+        let word = &run.value_profile[slot / 64];
+        word.set(word.get() | 1u64 << (slot % 64));
+        run.dirty.set(true);
+    });
 }
 
 /// Records how close `value` is to `constant` (both of `bits` width) at the comparison site
@@ -524,12 +824,12 @@ mod hooks {
     //! linked. The two sets are identical: a test of cargo-typefuzz
     //! (`hooks_library::tests::defines_exactly_the_hooks_of_the_engine`) compares them.
 
-    use super::{armed, constant_site, register, value_profile_compare};
+    use super::{armed, constant_site, register, register_pc_table, value_profile_compare};
     use crate::feedback::cmplog::record_integers;
 
     /// Logs a comparison's operands for input-to-state mutation
-    /// ([`cmplog`](crate::feedback::cmplog)), only while the property runs: otherwise the cost
-    /// is one relaxed load.
+    /// ([`cmplog`](crate::feedback::cmplog)), only while this thread runs a property: otherwise
+    /// the cost is one thread-local load.
     #[inline]
     fn log_operands(a: u64, b: u64, width: u8) {
         if armed() {
@@ -559,12 +859,22 @@ mod hooks {
         register(start, len);
     }
 
-    /// PC table registration (`-sanitizer-coverage-pc-table`): not used by typefuzz.
+    /// Registers the PC table of the executable (`-sanitizer-coverage-pc-table`): one
+    /// `(address, flags)` pair per counter, which tells which function each counter belongs to
+    /// (see [`counters_scanned`](super::counters_scanned)). Called like the counters' init.
     ///
     /// # Safety
-    /// None required: the pointers are not dereferenced.
+    /// `start..stop` must be the PC table: `usize` pairs, valid for reads for the life of the
+    /// process.
     #[no_mangle]
-    pub unsafe extern "C" fn __sanitizer_cov_pcs_init(_start: *const usize, _stop: *const usize) {}
+    pub unsafe extern "C" fn __sanitizer_cov_pcs_init(start: *const usize, stop: *const usize) {
+        if start.is_null() || stop <= start {
+            return;
+        }
+        // SAFETY: both pointers delimit the same array (LLVM's section symbols).
+        let len = unsafe { stop.offset_from(start) } as usize * size_of::<usize>();
+        register_pc_table(start.cast_mut().cast::<u8>(), len);
+    }
 
     /// Comparison of two 1-byte variables: logged for input-to-state mutation (no constant to
     /// measure a distance to).
@@ -734,13 +1044,90 @@ mod tests {
         ];
         expected.sort();
         assert_eq!(seen, expected);
-        assert!(!VALUE_PROFILE_DIRTY.load(Ordering::Relaxed));
-        assert!(VALUE_PROFILE
-            .iter()
-            .all(|word| word.load(Ordering::Relaxed) == 0));
+        THREAD_RUN.with(|run| {
+            assert!(!run.dirty.get());
+            assert!(run.value_profile.iter().all(|word| word.get() == 0));
+        });
         let mut again = 0;
         drain_hits(|_, _| again += 1);
         assert_eq!(again, 0);
+    }
+
+    #[test]
+    fn typefuzz_functions_are_told_from_the_users() {
+        for runtime in [
+            "typefuzz_engine::fuzzer::Fuzzer<T,G,P,R>::run",
+            "typefuzz_engine::fuzzer::Fuzzer<T,G,P,R>::fuzz_one::{{closure}}",
+            "typefuzz::check",
+            "<typefuzz_fixture::Shape as typefuzz_engine::mutate::Mutate>::mutate",
+            "<typefuzz_engine::schedule::fuzzchick::FuzzChick as typefuzz_engine::schedule::policy::Policy<T>>::pick",
+            "<typefuzz_engine::corpus::Seed<T> as core::clone::Clone>::clone",
+            "typefuzz_engine::mutate::vec::<impl typefuzz_engine::mutate::Mutate for alloc::vec::Vec<T>>::mutate",
+            "core::ptr::drop_in_place<typefuzz_engine::fuzzer::Fuzzer<u8>>",
+            "<&mut typefuzz_proptest::Runner as core::ops::FnOnce<()>>::call_once",
+            // v0 names carry generic arguments.
+            "<hashbrown::map::HashMap<u64, typefuzz_engine::corpus::Entry>>::insert",
+            "std::panicking::catch_unwind::do_call::<core::panic::unwind_safe::AssertUnwindSafe<typefuzz_engine::executor::run_once<bool, typefuzz_engine::executor::execute<u8>::{closure#0}>::{closure#0}>, bool>",
+            "<core::iter::Map<I, <X as typefuzz::Mutate>::Y> as core::iter::Iterator>::next",
+        ] {
+            assert!(is_runtime_function(runtime), "{runtime}");
+        }
+        for user in [
+            "typefuzz_fixture::depth",
+            "throughput::throughput::{{closure}}",
+            "throughput::throughput::{closure#1}",
+            "std::panicking::try::do_call",
+            "<typefuzz_fixture::Shape as core::fmt::Debug>::fmt",
+            "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop",
+            "<alloc::vec::Vec<u8>>::push",
+            "core::ptr::drop_in_place<my_crate::State>",
+            "typefuzzy::parse",
+            "my_crate::typefuzz::helper",
+            "typefuzz_engine::executor::call_property::<bool, typefuzz_engine::executor::execute<u8, throughput::throughput::{closure#1}>::{closure#0}>",
+        ] {
+            assert!(!is_runtime_function(user), "{user}");
+        }
+    }
+
+    #[test]
+    fn spans_skip_runtime_counters_and_merge_small_gaps() {
+        // 8-byte aligned storage, as LLVM lays out the counters of a module.
+        let mut first = [0u64; 50];
+        let mut second = [0u64; 2];
+        let modules = [
+            (first.as_mut_ptr().cast::<u8>(), 400),
+            (second.as_mut_ptr().cast::<u8>(), 10),
+        ];
+        // Counters 0..10 user, 10..300 runtime, 300..305 user, 305..310 runtime (a small gap),
+        // 310..400 user; the second module: 400..405 runtime, 405..410 user.
+        let mut runtime = vec![false; 410];
+        for range in [10..300, 305..310, 400..405] {
+            runtime[range].fill(true);
+        }
+        let found: Vec<(usize, usize, usize)> = spans(&modules, &runtime)
+            .iter()
+            .map(|span| (span.start as usize, span.len, span.base))
+            .collect();
+        let (a, b) = (first.as_ptr() as usize, second.as_ptr() as usize);
+        // Widened to whole words: 0..16, 296..400 (the gap at 305..310 merged), 400..410.
+        assert_eq!(found, vec![(a, 16, 0), (a + 296, 104, 296), (b, 10, 400)]);
+        // Without attribution every counter is scanned, one span per module.
+        let whole: Vec<(usize, usize)> = spans(&modules, &[])
+            .iter()
+            .map(|span| (span.len, span.base))
+            .collect();
+        assert_eq!(whole, vec![(400, 0), (10, 400)]);
+        // A misaligned module: the bytes before its first word boundary stay a span's head.
+        let misaligned = [(first.as_mut_ptr().cast::<u8>().wrapping_add(3), 100)];
+        let mut runtime = vec![true; 100];
+        runtime[2] = false;
+        runtime[50] = false;
+        let found: Vec<(usize, usize)> = spans(&misaligned, &runtime)
+            .iter()
+            .map(|span| (span.base, span.len))
+            .collect();
+        // Byte 2 lies in the 5-byte head (0..5); byte 50 in the word 45..53; merged.
+        assert_eq!(found, vec![(0, 53)]);
     }
 
     #[test]

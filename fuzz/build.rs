@@ -1,0 +1,25 @@
+//! Typed CmpLog for the `typefuzz::fuzz_target!` targets (see `typefuzz_libfuzzer::cmplog`):
+//! under cargo-fuzz (`--cfg fuzzing`) on Linux, links the fuzz targets with `-Wl,--wrap=<hook>`
+//! for each SanitizerCoverage comparison hook and sets `--cfg typefuzz_cmplog`, under which
+//! `fuzz_target!` defines the wrappers. The hooks are `typefuzz_libfuzzer::WRAPPED_HOOKS`,
+//! written out: a build script that depended on the crate would compile it, and libFuzzer, a
+//! second time for the host.
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-check-cfg=cfg(typefuzz_cmplog)");
+    let fuzzing = std::env::var_os("CARGO_CFG_FUZZING").is_some();
+    if !fuzzing || std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("linux") {
+        return;
+    }
+    println!("cargo:rustc-cfg=typefuzz_cmplog");
+    let mut hooks = vec!["__sanitizer_cov_trace_switch".to_string()];
+    for kind in ["cmp", "const_cmp"] {
+        for width in [1, 2, 4, 8] {
+            hooks.push(format!("__sanitizer_cov_trace_{kind}{width}"));
+        }
+    }
+    for hook in hooks {
+        println!("cargo:rustc-link-arg-bins=-Wl,--wrap={hook}");
+    }
+}
