@@ -20,7 +20,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{fresh_variant, variant_index};
+use super::{fresh_variant, match_self, variant_index};
 use crate::ast::Container;
 
 pub fn expand(container: &Container) -> TokenStream {
@@ -46,10 +46,9 @@ pub fn expand(container: &Container) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let arms = container.variants.iter().map(|variant| {
+    let arms = match_self(container.variants.iter().map(|variant| {
         let pattern = variant.pattern();
-        let fields = variant
-            .active_fields()
+        let fields: Vec<TokenStream> = (variant.active_fields())
             .filter(|field| field.attrs.with.is_none())
             .map(|field| {
                 let binding = &field.binding;
@@ -60,13 +59,14 @@ pub fn expand(container: &Container) -> TokenStream {
                     }
                     <#ty as ::typefuzz::Mutate>::visit_leaves(#binding, __leaves);
                 }
-            });
-        quote!(#pattern => { #(#fields)* })
-    });
+            })
+            .collect();
+        (!fields.is_empty()).then(|| quote!(#pattern => { #(#fields)* }))
+    }));
     quote! {
         fn visit_leaves(&mut self, __leaves: &mut ::typefuzz::__private::Leaves<'_>) {
             #switch
-            match self { #(#arms)* }
+            #arms
         }
     }
 }

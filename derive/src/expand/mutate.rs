@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::transition::{is_drop, is_superset, keeps_any, moved};
-use super::{fresh_variant, variant_index};
+use super::{fresh_variant, match_self, variant_index};
 use crate::ast::Container;
 
 /// The static candidate tables of one container.
@@ -64,7 +64,8 @@ pub fn expand(container: &Container) -> TokenStream {
     } else {
         quote!(0usize)
     };
-    let recursive_arms = container.variants.iter().map(|variant| {
+    let recursive_arms = match_self(container.variants.iter().map(|variant| {
+        variant.active_fields().next()?;
         let pattern = variant.pattern();
         let arms = variant.active_fields().enumerate().map(|(index, field)| {
             let binding = &field.binding;
@@ -79,8 +80,8 @@ pub fn expand(container: &Container) -> TokenStream {
             };
             quote!(#index => #call,)
         });
-        quote!(#pattern => match __k { #(#arms)* _ => {} },)
-    });
+        Some(quote!(#pattern => match __k { #(#arms)* _ => {} },))
+    }));
 
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
@@ -143,7 +144,7 @@ pub fn expand(container: &Container) -> TokenStream {
             ::core::option::Option::None => {}
             ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
                 __cx.record(::typefuzz::Operator::Recursive);
-                match self { #(#recursive_arms)* }
+                #recursive_arms
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);

@@ -9,7 +9,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::transition::{cloned, is_drop};
-use super::{construct, variant_index};
+use super::{construct, match_self, variant_index};
 use crate::ast::Container;
 
 pub fn expand(container: &Container) -> TokenStream {
@@ -20,7 +20,8 @@ pub fn expand(container: &Container) -> TokenStream {
     let subterms =
         recursive_type.then(|| quote!(::typefuzz::__private::clone_descendants(self, &mut __out);));
     let simpler = simpler(container);
-    let arms = container.variants.iter().map(|from| {
+    let arms = match_self(container.variants.iter().map(|from| {
+        from.active_fields().next()?;
         let pattern = from.pattern();
         let field_shrinks = from.active_fields().map(|shrunk| {
             let binding = &shrunk.binding;
@@ -42,14 +43,14 @@ pub fn expand(container: &Container) -> TokenStream {
                 );
             }
         });
-        quote! {
+        Some(quote! {
             #pattern => {
                 if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
                     #(#field_shrinks)*
                 }
             }
-        }
-    });
+        })
+    }));
     // A value deeper than the mutation bound gets only its same-type subterms as candidates
     // (pushed first): each is at least one level shallower, so shrinking makes progress (one
     // clone per candidate, bounded by the shrink budget) without descending into fields level
@@ -75,7 +76,7 @@ pub fn expand(container: &Container) -> TokenStream {
         #subterms
         #too_deep
         #simpler
-        match self { #(#arms)* }
+        #arms
         __out
     }
 }
