@@ -23,14 +23,16 @@
 //!
 //! # What it costs
 //!
-//! Every test pays one `memset` of the counters ([`reset`]) and one scan of them: eight counters
-//! per word, eight words per branch, so an untouched 64-byte block costs a few instructions. The
-//! scan zeroes each word it finds non-zero as it reports it, and the engine's own scan
-//! hands each hit straight to the feedback update (no buffer, no indirect call). The counters
-//! are kept as one range per instrumented module that registered a distinct one (a statically
-//! linked executable registers a single range for all its crates). What stays is the
-//! instrumentation itself: every edge of the code under test, *and* of typefuzz's generic loop
-//! code, which is compiled into the instrumented crate that calls it, increments a counter.
+//! Every test pays one clearing of the counters ([`reset`]) and one scan of them: 64 counters
+//! per block, read with vector loads and tested with one branch, so an untouched block costs a
+//! few instructions. The scan zeroes each word it finds non-zero as it reports it, and the
+//! engine's own scan hands each hit straight to the feedback update (no buffer, no indirect
+//! call). typefuzz's generic loop, its mutators and the derived `Mutate` impls are compiled
+//! into the instrumented crate that uses them, so they have counters too; when the executable
+//! says which function each counter belongs to (the PC table and v0 symbol names that
+//! `cargo typefuzz test` asks for), their counters are neither cleared nor read
+//! ([`counters_scanned`]), and only blocks holding a counter of other code are visited, through
+//! a mask. What stays is the instrumentation itself: every edge run increments a counter.
 //!
 //! With `cargo typefuzz test --trace-compares`, LLVM also reports every comparison whose one side
 //! is a constant (`x == 0x21`, `match` arms). This module turns the *distance* between the two
