@@ -23,14 +23,16 @@
 //!
 //! # What it costs
 //!
-//! Every test pays one `memset` of the counters ([`reset`]) and one scan of them: eight counters
-//! per word, eight words per branch, so an untouched 64-byte block costs a few instructions. The
-//! scan zeroes each word it finds non-zero as it reports it, and the engine's own scan
-//! hands each hit straight to the feedback update (no buffer, no indirect call). The counters
-//! are kept as one range per instrumented module that registered a distinct one (a statically
-//! linked executable registers a single range for all its crates). What stays is the
-//! instrumentation itself: every edge of the code under test, *and* of typefuzz's generic loop
-//! code, which is compiled into the instrumented crate that calls it, increments a counter.
+//! Every test pays one clearing of the counters ([`reset`]) and one scan of them: 64 counters
+//! per block, read with vector loads and tested with one branch, so an untouched block costs a
+//! few instructions. The scan zeroes each word it finds non-zero as it reports it, and the
+//! engine's own scan hands each hit straight to the feedback update (no buffer, no indirect
+//! call). typefuzz's generic loop, its mutators and the derived `Mutate` impls are compiled
+//! into the instrumented crate that uses them, so they have counters too; when the executable
+//! says which function each counter belongs to (the PC table and v0 symbol names that
+//! `cargo typefuzz test` asks for), their counters are neither cleared nor read
+//! ([`counters_scanned`]), and only blocks holding a counter of other code are visited, through
+//! a mask. What stays is the instrumentation itself: every edge run increments a counter.
 //!
 //! With `cargo typefuzz test --trace-compares`, LLVM also reports every comparison whose one side
 //! is a constant (`x == 0x21`, `match` arms). This module turns the *distance* between the two
@@ -297,12 +299,11 @@ const RUNTIME_CRATES: [&str; 5] = [
     "typefuzz_libfuzzer",
 ];
 
-/// Kept counters fewer than this many bytes apart are reset and scanned as one span: scanning
-/// the gap (two 64-byte blocks) costs less than a span's own `memset` call and loop set-up.
-const SPAN_GAP: usize = 128;
+/// Counters per block: one 64-byte block is read with vector loads and tested with one branch.
+const BLOCK_BYTES: usize = 64;
 
-/// A run of counters that is reset and scanned: `len` bytes from `start`, the first with
-/// feature index `base`.
+/// A run of counters that is reset and scanned byte for byte: `len` bytes from `start`, the
+/// first with feature index `base` (the ends of a range that do not fill a whole block).
 #[derive(Clone, Copy, Debug)]
 struct Span {
     start: *mut u8,
@@ -310,30 +311,48 @@ struct Span {
     base: usize,
 }
 
+/// A 64-byte, 8-aligned block of a counter range holding at least one counter to scan, and
+/// which of its bytes those are (`0xff` per scanned byte of each word, in memory order).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: *mut u8,
+    base: usize,
+    mask: [u64; 8],
+}
+
 /// The counters reset and scanned around each property call, computed once.
 struct Scanned {
-    spans: Vec<Span>,
-    /// How many registered modules `spans` covers: a module registered later (a `dlopen`ed
-    /// library) is reset and scanned whole.
+    blocks: Vec<Block>,
+    /// The ends of the ranges, outside whole blocks, scanned whole.
+    edges: Vec<Span>,
+    /// How many registered modules `blocks` and `edges` cover: a module registered later (a
+    /// `dlopen`ed library) is reset and scanned whole.
     modules: usize,
     /// The feature index after the covered modules' counters.
     end: usize,
+    /// How many counters of the covered modules are scanned.
+    scanned: usize,
 }
 
-// SAFETY: the spans point into the counter ranges, static storage of the executable that this
-// module only touches through raw pointers and atomics (see `reset`); sharing the addresses
-// between threads is what the process-global counters are.
+// SAFETY: the blocks and spans point into the counter ranges, static storage of the executable
+// that this module only touches through raw pointers and atomics (see `reset`); sharing the
+// addresses between threads is what the process-global counters are.
 unsafe impl Send for Scanned {}
 // SAFETY: as for `Send`; `Scanned` itself is never mutated after it is built.
 unsafe impl Sync for Scanned {}
 
 static SCANNED: OnceLock<Scanned> = OnceLock::new();
 
-/// Calls `f(start, len, base)` for each run of counters to reset and scan, in index order.
 #[inline(always)]
-fn for_each_span(mut f: impl FnMut(*mut u8, usize, usize)) {
-    let scanned = SCANNED.get_or_init(attribute);
-    for span in &scanned.spans {
+fn scanned() -> &'static Scanned {
+    SCANNED.get_or_init(attribute)
+}
+
+/// Calls `f(start, len, base)` for each run of counters scanned byte for byte (the ranges' ends,
+/// and modules registered after the blocks were computed), in index order.
+#[inline(always)]
+fn for_each_edge(scanned: &Scanned, mut f: impl FnMut(*mut u8, usize, usize)) {
+    for span in &scanned.edges {
         f(span.start, span.len, span.base);
     }
     let mut base = scanned.end;
@@ -350,91 +369,86 @@ fn for_each_span(mut f: impl FnMut(*mut u8, usize, usize)) {
 /// of typefuzz's own functions are left out. typefuzz's generic loop, its mutators and the
 /// derived `Mutate` impls are compiled into the instrumented crate that uses them, and their
 /// counters, most of the map in a small test crate, are never the property's coverage, only
-/// a cost per test. Code the property inlines from typefuzz (e.g. `assume!`'s helpers) is
-/// counted as the property's, since it lives in the property's function.
+/// a cost per test (each one the loop's glue hits around the property call is a hit to look
+/// up). Code the property inlines from typefuzz (e.g. `assume!`'s helpers) is counted as the
+/// property's, since it lives in the property's function.
 ///
 /// ```
 /// use typefuzz::feedback::coverage;
 /// assert!(coverage::counters_scanned() <= coverage::counters_len());
 /// ```
 pub fn counters_scanned() -> usize {
-    let mut len = 0;
-    for_each_span(|_, span, _| len += span);
-    len
+    let scanned = scanned();
+    let later: usize = modules().skip(scanned.modules).map(|(_, len)| len).sum();
+    scanned.scanned + later
 }
 
-/// Decides which counters to reset and scan: the runs of counters outside typefuzz's own
-/// functions, or every counter when that cannot be told.
+/// Decides which counters to reset and scan: those outside typefuzz's own functions, or every
+/// counter when that cannot be told.
 #[cold]
 fn attribute() -> Scanned {
     let modules: Vec<(*mut u8, usize)> = modules().collect();
     let total = modules.iter().map(|&(_, len)| len).sum();
     let runtime = runtime_counters(total).unwrap_or_default();
+    let (blocks, edges) = blocks(&modules, &runtime);
+    let in_blocks: usize = blocks
+        .iter()
+        .flat_map(|block| block.mask)
+        .map(|word| word.count_ones() as usize / 8)
+        .sum();
     Scanned {
-        spans: spans(&modules, &runtime),
+        scanned: in_blocks + edges.iter().map(|span| span.len).sum::<usize>(),
+        blocks,
+        edges,
         modules: modules.len(),
         end: total,
     }
 }
 
-/// The runs of counters of `modules` (`(start, len)`, indices counted across them in order)
-/// whose entry in `runtime` is not `true` (missing entries count as `false`), widened to whole
-/// 8-byte words (the scan then never reads single bytes, except at a module's ends) and merged
-/// when fewer than [`SPAN_GAP`] bytes apart. The few runtime counters this takes in only ever
-/// report code that runs between [`reset`] and the scan, the same on every test.
-fn spans(modules: &[(*mut u8, usize)], runtime: &[bool]) -> Vec<Span> {
-    let excluded = |index: usize| runtime.get(index).copied().unwrap_or(false);
-    let mut spans: Vec<Span> = Vec::new();
+/// The blocks of `modules` (`(start, len)`, indices counted across them in order) holding a
+/// counter whose entry in `runtime` is not `true` (missing entries count as `false`), with
+/// their masks, and the ends of each range outside whole blocks (bytes before the first 8-byte
+/// boundary, and after the last whole block).
+fn blocks(modules: &[(*mut u8, usize)], runtime: &[bool]) -> (Vec<Block>, Vec<Span>) {
+    let scanned = |index: usize| !runtime.get(index).copied().unwrap_or(false);
+    let (mut blocks, mut edges) = (Vec::new(), Vec::new());
     let mut base = 0;
     for &(start, len) in modules {
-        // Offsets of the module's 8-byte word boundaries: `head` is the first.
         let head = start.align_offset(8).min(len);
-        let word_floor = |offset: usize| {
-            if offset < head {
-                0
-            } else {
-                head + (offset - head) / 8 * 8
-            }
-        };
-        let word_ceil = |offset: usize| {
-            if offset <= head {
-                head
-            } else {
-                (head + (offset - head).div_ceil(8) * 8).min(len)
-            }
-        };
-        let mut offset = 0;
-        while offset < len {
-            if excluded(base + offset) {
-                offset += 1;
-                continue;
-            }
-            let mut first = offset;
-            while offset < len && !excluded(base + offset) {
-                offset += 1;
-            }
-            first = word_floor(first);
-            let end = word_ceil(offset);
-            match spans.last_mut() {
-                // Merged only within one module: the next module's range is elsewhere.
-                Some(last)
-                    if last.base >= base && last.base + last.len + SPAN_GAP > base + first =>
-                {
-                    last.len = base + end - last.base;
-                }
-                _ => spans.push(Span {
+        let whole = (len - head) / BLOCK_BYTES;
+        let tail = head + whole * BLOCK_BYTES;
+        for (first, end) in [(0, head), (tail, len)] {
+            if (first..end).any(|offset| scanned(base + offset)) {
+                edges.push(Span {
                     // `wrapping_add`: only dereferenced by `reset` and the scan, and
                     // `first < len` keeps it inside the registered range.
                     start: start.wrapping_add(first),
                     len: end - first,
                     base: base + first,
-                }),
+                });
             }
-            offset = end;
+        }
+        for block in 0..whole {
+            let first = head + block * BLOCK_BYTES;
+            let mut mask = [0u64; 8];
+            for (offset, byte) in (first..first + BLOCK_BYTES).enumerate() {
+                if scanned(base + byte) {
+                    // Byte `k` of a word in memory is bits `8k..8k + 8` of its little-endian
+                    // reading (the scan converts with `from_le` after masking).
+                    mask[offset / 8] |= u64::to_le(0xff << (offset % 8 * 8));
+                }
+            }
+            if mask != [0; 8] {
+                blocks.push(Block {
+                    start: start.wrapping_add(first),
+                    base: base + first,
+                    mask,
+                });
+            }
         }
         base += len;
     }
-    spans
+    (blocks, edges)
 }
 
 /// For each of the `total` counters, in index order, whether it belongs to a function of
@@ -547,20 +561,25 @@ fn is_runtime_function(name: &str) -> bool {
 pub fn reset() {
     // The code between two properties (the generator, the mutator, user code they call) may
     // bump any scanned counter, so all of them are cleared: reading them to find the dirty
-    // words would cost as much as this `memset`. Counters of typefuzz's own functions are
-    // neither cleared nor read (see `counters_scanned`).
-    for_each_span(|start, len, _| {
+    // words would cost as much as these stores. Blocks without a scanned counter (typefuzz's
+    // own functions, see `counters_scanned`) are neither cleared nor read.
+    let scanned = scanned();
+    for block in &scanned.blocks {
+        // SAFETY: the block lies in a counter range the instrumentation registered in
+        // `__sanitizer_cov_8bit_counters_init`: static storage of the executable, valid for
+        // writes for the whole life of the process. We only touch it through raw pointers,
+        // never through references, so no exclusivity is claimed. Instrumented code on other
+        // threads may increment counters concurrently; like libFuzzer we accept that race on
+        // plain bytes (the worst outcome is a lost or spurious hit, i.e. coverage noise). A
+        // constant-size write: a few vector stores, no call.
+        unsafe { ptr::write_bytes(block.start, 0, BLOCK_BYTES) };
+    }
+    for_each_edge(scanned, |start, len, _| {
         // In pieces of at most 2 KiB: above that glibc's `memset` switches to `rep stosb`, which
         // measured 1.8x slower here on a 2.9 KiB map (190 ns against 330 ns).
         const PIECE: usize = 2048;
         for offset in (0..len).step_by(PIECE) {
-            // SAFETY: `start..start + len` is a counter range the instrumentation registered in
-            // `__sanitizer_cov_8bit_counters_init`: static storage of the executable, valid for
-            // writes for the whole life of the process, and `offset + PIECE.min(..) <= len`. We
-            // only touch it through raw pointers, never through references, so no exclusivity
-            // is claimed. Instrumented code on other threads may increment counters
-            // concurrently; like libFuzzer we accept that race on plain bytes (the worst
-            // outcome is a lost or spurious hit, i.e. coverage noise).
+            // SAFETY: as for the blocks; `offset + PIECE.min(..) <= len`.
             unsafe { ptr::write_bytes(start.add(offset), 0, PIECE.min(len - offset)) };
         }
     });
@@ -630,7 +649,13 @@ fn recycle_hits(hits: Vec<(usize, u8)>) {
 #[inline(always)]
 pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
     THREAD_RUN.with(|run| run.running.set(false));
-    for_each_span(|start, len, base| {
+    let scanned = scanned();
+    for block in &scanned.blocks {
+        // SAFETY: the block lies in a counter range, valid for reads and writes for the life of
+        // the process (see `reset`), 8-aligned, 64 bytes.
+        unsafe { drain_block(block, &mut f) };
+    }
+    for_each_edge(scanned, |start, len, base| {
         // SAFETY: the span lies in a counter range, valid for reads and writes for the life of
         // the process (see `reset`). Accesses go through atomic views so that concurrent writes
         // by instrumented code on other threads are not undefined behaviour on our side; the
@@ -652,6 +677,37 @@ pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
             }
         }
     });
+}
+
+/// Reports the scanned non-zero counters of `block` as `f(index, bucket)`, in order, and zeroes
+/// the words holding them.
+///
+/// # Safety
+/// The block's 64 bytes must be valid for reads and writes for the duration of the call,
+/// 8-aligned, and only be accessed through raw pointers or atomics.
+#[inline(always)]
+unsafe fn drain_block(block: &Block, f: &mut impl FnMut(usize, u8)) {
+    // SAFETY: the caller's contract. A plain read, which the compiler turns into a few vector
+    // loads: it races with increments on other threads exactly like `reset`'s stores, and only
+    // decides whether to look closer, with atomic loads.
+    let values: [u64; 8] = unsafe { ptr::read(block.start.cast::<[u64; 8]>()) };
+    let any = values
+        .iter()
+        .zip(&block.mask)
+        .fold(0, |any, (value, mask)| any | value & mask);
+    if any == 0 {
+        return;
+    }
+    for k in 0..8 {
+        // SAFETY: word `k` of the block, 8-aligned, inside it.
+        let word = unsafe { AtomicU64::from_ptr(block.start.add(k * 8).cast::<u64>()) };
+        let value = word.load(Ordering::Relaxed) & block.mask[k];
+        if value != 0 {
+            // The whole word: its other counters are typefuzz's, never read.
+            word.store(0, Ordering::Relaxed);
+            report_word(value, block.base + k * 8, f);
+        }
+    }
 }
 
 /// Reports the non-zero bytes of `start..start + len` as `f(base + offset, bucket)`, in order,
@@ -1090,44 +1146,84 @@ mod tests {
     }
 
     #[test]
-    fn spans_skip_runtime_counters_and_merge_small_gaps() {
+    fn blocks_skip_runtime_counters() {
         // 8-byte aligned storage, as LLVM lays out the counters of a module.
-        let mut first = [0u64; 50];
+        let mut first = [0u64; 60];
         let mut second = [0u64; 2];
         let modules = [
             (first.as_mut_ptr().cast::<u8>(), 400),
             (second.as_mut_ptr().cast::<u8>(), 10),
         ];
-        // Counters 0..10 user, 10..300 runtime, 300..305 user, 305..310 runtime (a small gap),
-        // 310..400 user; the second module: 400..405 runtime, 405..410 user.
-        let mut runtime = vec![false; 410];
-        for range in [10..300, 305..310, 400..405] {
-            runtime[range].fill(true);
+        // Scanned: 0..10, 300..305, 390..400 and, in the second module, 405..410.
+        let mut runtime = vec![true; 410];
+        for range in [0..10, 300..305, 390..400, 405..410] {
+            runtime[range].fill(false);
         }
-        let found: Vec<(usize, usize, usize)> = spans(&modules, &runtime)
+        let (blocks, edges) = blocks(&modules, &runtime);
+        let (a, b) = (first.as_ptr() as usize, second.as_ptr() as usize);
+        let found: Vec<(usize, usize, [u64; 8])> = blocks
+            .iter()
+            .map(|block| (block.start as usize - a, block.base, block.mask))
+            .collect();
+        let mut mask0 = [0; 8];
+        (mask0[0], mask0[1]) = (u64::MAX, 0xffff);
+        let mut mask4 = [0; 8];
+        (mask4[5], mask4[6]) = (0xffff_ffff << 32, 0xff);
+        // Blocks 1, 2, 3 and 5 hold only typefuzz's counters: neither reset nor read.
+        assert_eq!(found, vec![(0, 0, mask0), (256, 256, mask4)]);
+        let edges: Vec<(usize, usize, usize)> = edges
             .iter()
             .map(|span| (span.start as usize, span.len, span.base))
             .collect();
-        let (a, b) = (first.as_ptr() as usize, second.as_ptr() as usize);
-        // Widened to whole words: 0..16, 296..400 (the gap at 305..310 merged), 400..410.
-        assert_eq!(found, vec![(a, 16, 0), (a + 296, 104, 296), (b, 10, 400)]);
-        // Without attribution every counter is scanned, one span per module.
-        let whole: Vec<(usize, usize)> = spans(&modules, &[])
-            .iter()
-            .map(|span| (span.len, span.base))
-            .collect();
-        assert_eq!(whole, vec![(400, 0), (10, 400)]);
-        // A misaligned module: the bytes before its first word boundary stay a span's head.
+        assert_eq!(edges, vec![(a + 384, 16, 384), (b, 10, 400)]);
+        // Without attribution every block is scanned whole.
+        let (all, _) = super::blocks(&modules, &[]);
+        assert_eq!(all.len(), 6);
+        assert!(all.iter().all(|block| block.mask == [u64::MAX; 8]));
+        // A misaligned module: the bytes before its first 8-byte boundary are an edge.
         let misaligned = [(first.as_mut_ptr().cast::<u8>().wrapping_add(3), 100)];
         let mut runtime = vec![true; 100];
         runtime[2] = false;
         runtime[50] = false;
-        let found: Vec<(usize, usize)> = spans(&misaligned, &runtime)
-            .iter()
-            .map(|span| (span.base, span.len))
+        let (blocks, edges) = super::blocks(&misaligned, &runtime);
+        let edges: Vec<(usize, usize)> = edges.iter().map(|span| (span.base, span.len)).collect();
+        assert_eq!(edges, vec![(0, 5)]);
+        let mut mask = [0; 8];
+        mask[5] = 0xff << 40;
+        assert_eq!(blocks.len(), 1);
+        assert_eq!((blocks[0].base, blocks[0].mask), (5, mask));
+    }
+
+    #[test]
+    fn a_block_reports_only_its_scanned_counters() {
+        let mut storage = [0u64; 8];
+        let start = storage.as_mut_ptr().cast::<u8>();
+        let mut mask = [0u64; 8];
+        mask[0] = 0xff; // byte 0
+        mask[3] = 0xff00_0000_0000_0000; // byte 31
+        let block = Block {
+            start,
+            base: 1000,
+            mask,
+        };
+        for (offset, count) in [(0, 1), (1, 7), (31, 3), (40, 9)] {
+            // SAFETY: inside `storage`.
+            unsafe { *start.add(offset) = count };
+        }
+        let mut seen = Vec::new();
+        // SAFETY: `storage` is 64 bytes, 8-aligned, only accessed through `start` here.
+        unsafe { drain_block(&block, &mut |index, bucket| seen.push((index, bucket))) };
+        assert_eq!(seen, vec![(1000, bucket(1)), (1031, bucket(3))]);
+        // The words holding scanned counters are zeroed (their typefuzz neighbours with them);
+        // other words are left alone.
+        let bytes: Vec<u8> = (0..64)
+            .map(|offset| unsafe { *start.add(offset) })
             .collect();
-        // Byte 2 lies in the 5-byte head (0..5); byte 50 in the word 45..53; merged.
-        assert_eq!(found, vec![(0, 53)]);
+        assert!(bytes[..8].iter().chain(&bytes[24..32]).all(|&b| b == 0));
+        assert_eq!(bytes[40], 9);
+        let mut again = Vec::new();
+        unsafe { drain_block(&block, &mut |index, bucket| again.push((index, bucket))) };
+        assert!(again.is_empty());
     }
 
     #[test]
