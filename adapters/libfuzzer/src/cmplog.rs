@@ -34,12 +34,13 @@
 //!   table: one typed mutation in [`CMPLOG_ONE_IN`] substitutes from them.
 //!
 //! To turn it on for a fuzz crate, give the crate a `build.rs` that, under cargo-fuzz
-//! (`--cfg fuzzing`) on Linux, passes the link arguments and sets `--cfg typefuzz_cmplog`, under
-//! which `fuzz_target!` defines the wrappers (defined without the link arguments, the
-//! `__real_<hook>` they call would not link):
+//! (`--cfg fuzzing`) on Linux, sets `--cfg typefuzz_cmplog`, under which `fuzz_target!` defines
+//! the wrappers, and passes the link arguments to each binary that calls `fuzz_target!` (and
+//! only those: a binary with the link arguments but no wrappers, or wrappers without the link
+//! arguments, does not link):
 //!
 //! ```no_run
-//! // fuzz/build.rs
+//! // fuzz/build.rs, for targets `tree` and `parser` (files fuzz_targets/tree.rs, parser.rs)
 //! fn main() {
 //!     println!("cargo:rustc-check-cfg=cfg(typefuzz_cmplog)");
 //!     let fuzzing = std::env::var_os("CARGO_CFG_FUZZING").is_some();
@@ -55,13 +56,16 @@
 //!             hooks.push(format!("__sanitizer_cov_trace_{kind}{width}"));
 //!         }
 //!     }
-//!     for hook in hooks {
-//!         println!("cargo:rustc-link-arg-bins=-Wl,--wrap={hook}");
+//!     for target in ["tree", "parser"] {
+//!         for hook in &hooks {
+//!             println!("cargo:rustc-link-arg-bin={target}=-Wl,--wrap={hook}");
+//!         }
 //!     }
 //! }
 //! ```
 //!
-//! The repository's `fuzz/build.rs` is this script.
+//! The repository's `fuzz/build.rs` finds the typed targets itself (the files under
+//! `fuzz_targets/` that call `typefuzz::fuzz_target!`).
 //!
 //! The target prints `typefuzz: CmpLog on` at start when the wrapping took effect (and
 //! `CmpLog off` with the reason otherwise); `TYPEFUZZ_CMPLOG=0` switches the substitutions off
@@ -70,7 +74,7 @@
 // The build script example's `main` is the point of the example.
 #![allow(clippy::needless_doctest_main)]
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 use typefuzz_engine::feedback::cmplog::{apply, candidates, Candidate, Log};
@@ -102,6 +106,10 @@ pub const WRAPPED_HOOKS: &[&str] = &[
 /// ```
 pub const CMPLOG_ONE_IN: u32 = 4;
 
+/// How many of the latest comparisons a substitution within a chain draws from: finding the
+/// leaves that match a comparison costs a pass over the input per comparison, in instrumented
+/// code, once per mutation.
+const CHAIN_PAIRS: usize = 16;
 /// log2 of the table's slots.
 const SLOTS_LOG2: u32 = 9;
 /// Slots of the table: comparisons past the last slot overwrite it.
@@ -156,10 +164,11 @@ pub(crate) fn forget_execution() {
 }
 
 /// The last property call's comparisons as the engine's [`Log`] (repeated and equal pairs
-/// dropped, `switch` entries expanded into one pair per case), or `None` if there were none.
+/// dropped, `switch` entries expanded into one pair per case), at most the `latest` ones, or
+/// `None` if there were none.
 /// The last slot is left out when the table is full: comparisons made after the property
 /// overwrite it.
-fn last_log(pairs: &mut Vec<(u64, u64, u8)>) -> Option<Log> {
+fn last_log(pairs: &mut Vec<(u64, u64, u8)>, latest: usize) -> Option<Log> {
     let logged = LOGGED.load(Relaxed);
     if logged == RUNNING || logged == 0 {
         return None;
@@ -177,7 +186,9 @@ fn last_log(pairs: &mut Vec<(u64, u64, u8)>) -> Option<Log> {
             width => pairs.push((left, right, width)),
         }
     }
-    Some(Log::from_pairs(pairs))
+    Some(Log::from_pairs(
+        &pairs[pairs.len().saturating_sub(latest)..],
+    ))
 }
 
 /// The pairs a `switch` on `value` offers: `cases` is SanitizerCoverage's case table (the case
@@ -309,7 +320,7 @@ impl Substitutions {
         if !matches!(slot, Some(seed) if seed.hash == hash) {
             run(mutant.clone(), bytes);
             SEED_RUNS.fetch_add(1, Relaxed);
-            let found = match last_log(&mut self.pairs) {
+            let found = match last_log(&mut self.pairs, usize::MAX) {
                 Some(log) => candidates(mutant, &log),
                 None => Vec::new(),
             };
@@ -341,7 +352,7 @@ impl Substitutions {
         if !cx.chance(1, CMPLOG_ONE_IN) || !enabled() {
             return false;
         }
-        let Some(log) = last_log(&mut self.pairs) else {
+        let Some(log) = last_log(&mut self.pairs, CHAIN_PAIRS) else {
             return false;
         };
         let found = candidates(mutant, &log);
@@ -393,8 +404,10 @@ macro_rules! __wrap_comparison_hooks {
         #[no_mangle]
         pub unsafe extern "C" fn __wrap___sanitizer_cov_trace_switch(value: u64, cases: *const u64) {
             $crate::__private::record_switch(value, cases);
-            // SAFETY: libFuzzer's hook, with the arguments the instrumentation passed.
-            unsafe { __real___sanitizer_cov_trace_switch(value, cases) }
+            if $crate::__private::fuzzing() {
+                // SAFETY: libFuzzer's hook, with the arguments the instrumentation passed.
+                unsafe { __real___sanitizer_cov_trace_switch(value, cases) }
+            }
         }
     };
     ($($wrapper:ident => $real:ident ($ty:ty, $width:expr);)*) => {
@@ -409,11 +422,46 @@ macro_rules! __wrap_comparison_hooks {
             #[no_mangle]
             pub unsafe extern "C" fn $wrapper(left: $ty, right: $ty) {
                 $crate::__private::record(u64::from(left), u64::from(right), $width);
-                // SAFETY: libFuzzer's hook, with the arguments the instrumentation passed.
-                unsafe { $real(left, right) }
+                // libFuzzer's hook, except while typefuzz's mutator runs.
+                if $crate::__private::fuzzing() {
+                    // SAFETY: libFuzzer's hook, with the arguments the instrumentation passed.
+                    unsafe { $real(left, right) }
+                }
             }
         )*
     };
+}
+
+/// Non-null while typefuzz's mutator or crossover runs. A pointer: SanitizerCoverage traces
+/// integer comparisons only, so testing it does not call a comparison hook.
+static MUTATING: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Whether the comparison a wrapper sees belongs to an execution (or libFuzzer's code), rather
+/// than to typefuzz's mutator or crossover: the mutator's own code is instrumented too, its
+/// comparisons are not the input's, and libFuzzer's hook would spend time on them (value
+/// profile, which is cleared before the next execution anyway) and put them in the comparison
+/// tables its byte mutator draws from. They are still recorded in the table, past what the
+/// last property call filled.
+#[doc(hidden)]
+#[inline(always)]
+pub fn fuzzing() -> bool {
+    MUTATING.load(Relaxed).is_null()
+}
+
+/// Marks typefuzz's mutator as running until dropped.
+pub(crate) struct Mutating(());
+
+impl Mutating {
+    pub(crate) fn enter() -> Self {
+        MUTATING.store(std::ptr::NonNull::<()>::dangling().as_ptr(), Relaxed);
+        Mutating(())
+    }
+}
+
+impl Drop for Mutating {
+    fn drop(&mut self) {
+        MUTATING.store(std::ptr::null_mut(), Relaxed);
+    }
 }
 
 /// [`record`] for a `switch`: the value and the address of the case table, expanded when read.
@@ -441,7 +489,7 @@ mod tests {
         begin_execution();
         f();
         end_execution();
-        last_log(&mut Vec::new())
+        last_log(&mut Vec::new(), usize::MAX)
     }
 
     #[test]
@@ -458,10 +506,16 @@ mod tests {
         assert_eq!((log.integers()[0].left, log.integers()[0].right), (3, 9));
         // Comparisons made after the property returned are not its own.
         record(5, 6, 1);
-        assert_eq!(last_log(&mut Vec::new()).unwrap().integers().len(), 1);
+        assert_eq!(
+            last_log(&mut Vec::new(), usize::MAX)
+                .unwrap()
+                .integers()
+                .len(),
+            1
+        );
         assert!(logged(|| {}).is_none());
         forget_execution();
-        assert!(last_log(&mut Vec::new()).is_none());
+        assert!(last_log(&mut Vec::new(), usize::MAX).is_none());
     }
 
     #[test]
@@ -511,7 +565,7 @@ mod tests {
         // `x.1 == 30` seen while running on (5, 7): the leaf holding 7 may become 30.
         let input: (u16, u8) = (5, 7);
         logged(|| record(u64::from(input.1), 30, 1));
-        let log = last_log(&mut Vec::new()).unwrap();
+        let log = last_log(&mut Vec::new(), usize::MAX).unwrap();
         let found = candidates(&mut input.clone(), &log);
         assert_eq!(found[0].value, Replacement::Integer(30));
         let mut cx = Context::new(1);

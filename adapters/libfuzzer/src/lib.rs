@@ -107,6 +107,9 @@
 //!   avoid them: the decoder tests for the end of its input by pointer (which `trace-compares`
 //!   does not hook), and the cache decodes an input about once per seed instead of three times
 //!   per execution.
+//! - *With typed CmpLog on* (see below), the comparison hooks the mutator and the crossover
+//!   reach skip libFuzzer's side while they run: they cost the recording only, and keep the
+//!   mutator's own comparisons out of libFuzzer's tables.
 //! - *No opt-out on stable.* There is no stable way to leave one crate or function out of the
 //!   instrumentation: per-package `rustflags` in a Cargo profile need the nightly
 //!   `profile-rustflags` feature, `#[coverage(off)]` is nightly and concerns
@@ -116,6 +119,16 @@
 //!   `cargo fuzz build --no-trace-compares` removes the hooks everywhere, which also blinds
 //!   `-use_value_profile=1` in your own code: a trade only a target without constant
 //!   comparisons should make.
+//!
+//! # Typed CmpLog
+//!
+//! With a `build.rs` in the fuzz crate that links the typed targets with `-Wl,--wrap` for
+//! libFuzzer's comparison hooks (Linux; the script is in the [`cmplog`] module docs and in the
+//! repository's `fuzz/build.rs`), the operands of the comparisons the property makes are written
+//! back into the input's typed leaves, as `cargo typefuzz test --trace-compares` does: a matched
+//! enum variant becomes the variant the comparison wanted, an integer field the constant it was
+//! compared with. libFuzzer still sees every comparison (value profile, its own tables). The target
+//! says `typefuzz: CmpLog on` at start; `TYPEFUZZ_CMPLOG=0` turns the substitutions off.
 //!
 //! # More than one core, more than one machine
 //!
@@ -153,7 +166,7 @@ pub use target::{initialize, run, test_input};
 /// What the expansion of [`fuzz_target!`] calls. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::cmplog::{record, record_switch};
+    pub use crate::cmplog::{fuzzing, record, record_switch};
     pub use libfuzzer_sys;
 
     /// The per-thread [`InputCache`](crate::InputCache) `fuzz_target!` declares.
@@ -196,6 +209,7 @@ pub mod __private {
         let capacity = size.max(max_size);
         // SAFETY: see the function's contract.
         let data = unsafe { std::slice::from_raw_parts_mut(data, capacity) };
+        let _mutating = crate::cmplog::Mutating::enter();
         // Typed CmpLog may run the property once on a corpus input to log its comparisons.
         let mut property = Some(property);
         let mut run = |value: T, bytes: &[u8]| {
@@ -239,6 +253,7 @@ pub mod __private {
                 std::slice::from_raw_parts_mut(out, max_out_size),
             )
         };
+        let _mutating = crate::cmplog::Mutating::enter();
         inputs.with(|inputs| inputs.borrow_mut().crossover(first, second, out, seed))
     }
 
