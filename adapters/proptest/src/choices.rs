@@ -8,8 +8,9 @@
 //! is a value the strategy can produce — for every combinator (`prop_map`, `prop_oneof!`,
 //! `collection::vec`, regex strings, `prop_recursive`, `prop_filter`), with no projection and no
 //! `Mutate` impl for the value's type. This is Hypothesis' choice-sequence design, on proptest's
-//! random stream. Values whose strategy derived a second stream (unions do) are kept as a seed
-//! instead of bytes; see [`Recording`].
+//! random stream. Values that derived more than 4 streams (unions derive one per arm before
+//! the one they pick) or read a derived stream are kept as a seed instead of bytes; see
+//! [`Recording`].
 //!
 //! # Draw-aware mutation
 //!
@@ -65,6 +66,7 @@ use proptest::prelude::{Rng as _, RngCore as _};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
 use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::feedback::structure::{mix, token, Structure};
 use typefuzz_engine::fingerprint::Fingerprint;
 use typefuzz_engine::{Context, Mutate, Operator};
 
@@ -134,6 +136,9 @@ fn padded_len(recorded: usize, derived: u8) -> usize {
 /// derives up to `n - 1`); a value that derived more is kept as its seed (see [`Recording`]).
 /// The bound keeps [`padded_len`] (copied on every replay) below ~100 KiB for typical values.
 const MAX_BYTES_DERIVED: u8 = 4;
+
+/// Words of a sequence the structure feedback observes (see [`Choices::visit_structure`]).
+const OBSERVED_WORDS: usize = 64;
 
 /// Candidates of each kind in one shrink list.
 const SHRINK_PER_KIND: usize = 16;
@@ -410,8 +415,10 @@ impl Choices {
 /// rand's range samplers then redraw zeros forever). A recording detects derived streams: the
 /// recorder does not record the 32 bytes each one takes from the ChaCha stream, so the word the
 /// stream produces next is found further on in a reference stream of the same seed. A value
-/// that derived a stream is kept as its seed and position instead of its bytes: replayed
-/// exactly from ChaCha, mutated by regeneration only, shrunk by proptest's value tree.
+/// that derived at most 4 streams and never read them (a union's unpicked arms) is kept as its
+/// bytes, replayed with padding sized to its derives; any other value that derived a stream is
+/// kept as its seed and position instead: replayed exactly from ChaCha, mutated by
+/// regeneration only, shrunk by proptest's value tree.
 ///
 /// ```
 /// use proptest::prelude::*;
@@ -851,6 +858,39 @@ impl Mutate for Choices {
             }
         }
         out
+    }
+
+    /// Draw-position classes: the value class of each of the first 64 words (zero, one, small,
+    /// boundaries, magnitudes: the classes of a `u32`) at its position, and the number of
+    /// words, so that a sequence with a boundary word at a new place is kept and mutated even
+    /// when nothing else gives feedback. A seeded sequence reports only that it is one.
+    ///
+    /// ```
+    /// use typefuzz::{Mutate, feedback::structure::Structure};
+    /// use typefuzz_proptest::choices::Choices;
+    /// let mut map = vec![0u64; Structure::MAP_WORDS];
+    /// Choices::new(vec![5, 0, 0, 0]).visit_structure(&mut Structure::new(&mut map));
+    /// let mut again = Structure::new(&mut map);
+    /// Choices::new(vec![6, 0, 0, 0]).visit_structure(&mut again);
+    /// assert_eq!(again.new_features(), 0, "5 and 6 are both small");
+    /// let mut boundary = Structure::new(&mut map);
+    /// Choices::new(vec![0xff; 4]).visit_structure(&mut boundary);
+    /// assert!(boundary.new_features() > 0, "u32::MAX at word 0 is new");
+    /// ```
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("typefuzz_proptest::choices::Choices");
+        const SEEDED: u64 = token("typefuzz_proptest::choices::Choices/seeded");
+        const LENGTH: u64 = token("typefuzz_proptest::choices::Choices/words");
+        if self.seeded.is_some() {
+            structure.node(SEEDED);
+            return;
+        }
+        structure.node(TYPE);
+        let words = self.words();
+        structure.child(LENGTH, 0, &words);
+        for index in 0..words.min(OBSERVED_WORDS) {
+            structure.child(mix(TYPE, index as u64), 0, &self.word(index));
+        }
     }
 
     /// Versioned: inputs saved in an older encoding are never loaded as this one.
