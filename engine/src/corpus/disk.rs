@@ -25,7 +25,11 @@
 //!    directory's lock and only if every file it found useful is still there (workers sharing
 //!    the directory minimize concurrently, each judging in its own order). If the directory
 //!    then still holds more than four times the replay budget (and more than [`MIN_MAX_FILES`]),
-//!    the least recently useful files the run listed but did not replay go, oldest first.
+//!    the least recently useful files the run listed but did not replay go, oldest first. The
+//!    cap is the run's own: a plain `cargo test` after a long campaign on the same test
+//!    (`TYPEFUZZ_TIME`, whose replay budget is unbounded by count) cuts the campaign's directory
+//!    back to its cap. Keep a campaign's corpus in a directory of your own
+//!    (`TYPEFUZZ_CORPUS=<dir>`) to keep all of it.
 //! 4. **Never removed:** files another process wrote or found useful after this run listed the
 //!    directory, files not named by a SHA-1 (seeds placed by hand), and corrupt files —
 //!    unreadable, oversized, or named by a SHA-1 that is not their contents' — which are
