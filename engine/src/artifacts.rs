@@ -333,7 +333,7 @@ fn refuse_non_regular(path: &Path) -> Result<(), SaveError> {
 /// that is no longer there: on Unix the lock is an exclusive `flock` on the file's directory
 /// (which leaves nothing behind in a directory users commit); elsewhere, where a directory
 /// cannot be opened as a file, on `.<name>.lock` beside the file.
-fn lock_beside(path: &Path) -> Result<fs::File, SaveError> {
+pub(crate) fn lock_beside(path: &Path) -> Result<fs::File, SaveError> {
     let dir = directory_of(path);
     fs::create_dir_all(&dir).map_err(|error| SaveError(error.to_string()))?;
     let (lock_path, opened) = if cfg!(unix) {

@@ -142,7 +142,17 @@ impl Fingerprint {
     /// # let _ = f.finish();
     /// ```
     pub fn nominal<T: ?Sized>(&mut self, name: &str, describe: impl FnOnce(&mut Self)) {
-        let key = core::any::type_name::<T>();
+        let mut describe = Some(describe);
+        self.nominal_key(core::any::type_name::<T>(), name, &mut |f| {
+            if let Some(describe) = describe.take() {
+                describe(f);
+            }
+        });
+    }
+
+    /// [`nominal`](Self::nominal) for the type named `key`: not generic, so every derived type
+    /// shares one copy of it (only the small wrapper above is compiled per type).
+    fn nominal_key(&mut self, key: &'static str, name: &str, describe: &mut dyn FnMut(&mut Self)) {
         if let Some(position) = self.open.iter().rposition(|&open| open == key) {
             self.name("<recursion>");
             self.write_usize(self.open.len() - position);

@@ -73,3 +73,40 @@ fn the_first_failing_worker_ends_the_run_and_its_failure_is_reported_here() {
         failure.notes
     );
 }
+
+/// The workload of `bench/workers.sh` (worker scaling): a campaign on one property, with
+/// `TYPEFUZZ_JOBS` and `TYPEFUZZ_TIME` from the environment, that prints one line for the script.
+/// The property does some work per input (sorts a copy) besides the labels that guide the
+/// search, so the workers keep finding and sharing seeds.
+#[test]
+#[ignore = "run by bench/workers.sh with TYPEFUZZ_JOBS and TYPEFUZZ_TIME"]
+fn scaling_campaign() {
+    let config = Config::default()
+        .with_seed(3)
+        .with_max_size(32)
+        .with_cases(u64::MAX)
+        .with_time(Duration::from_secs(2))
+        .with_progress(false)
+        .apply_env();
+    let report = check(
+        &config,
+        |cx| cx.generate::<Vec<u8>>(),
+        |input: &Vec<u8>| {
+            let mut sorted = input.clone();
+            sorted.sort_unstable();
+            assert!(sorted.windows(2).all(|pair| pair[0] <= pair[1]));
+            let _ = guided(input);
+        },
+    );
+    let stats = &report.stats;
+    assert!(report.passed());
+    println!(
+        "WORKERS-SCALING: jobs={} workers={} tests={} seeds_found={} seeds_imported={} elapsed={:.3}",
+        config.jobs,
+        stats.workers,
+        stats.tests,
+        stats.seeds_found,
+        stats.seeds_imported,
+        stats.elapsed.as_secs_f64()
+    );
+}

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use crate::artifacts::{self, RegressionFile};
 use crate::codec;
-use crate::corpus::disk::DiskCorpus;
+use crate::corpus::disk::{DiskCorpus, ReplayBudget};
 use crate::crash::CrashGuard;
 use crate::executor::{self, HangReport, Verdict, Watchdog};
 use crate::feedback::Feedback;
@@ -52,7 +52,12 @@ impl RunArtifacts {
                 Watchdog::start(limit, report)
             });
         RunArtifacts {
-            corpus: config.corpus_path::<T>().as_deref().map(DiskCorpus::new),
+            corpus: config.corpus_path::<T>().map(|dir| {
+                // The engine's own directory (`keep_seeds`) is replayed within a budget and kept
+                // small; a directory the user named is theirs (see `corpus::disk`).
+                let budget = config.corpus.is_none().then(|| ReplayBudget::of(config));
+                DiskCorpus::new(&dir, budget)
+            }),
             regressions: regression_path.as_deref().map(RegressionFile::load),
             crash_guard: CrashGuard::new(&artifact_dir, seed, &replay),
             artifact_dir,
@@ -74,12 +79,19 @@ impl RunArtifacts {
         inputs
     }
 
-    /// The corpus directory's inputs, loaded after the regressions.
-    pub(crate) fn corpus_inputs(&mut self) -> Vec<Vec<u8>> {
-        self.corpus
-            .as_mut()
-            .map(DiskCorpus::load)
-            .unwrap_or_default()
+    /// The next input of the corpus directory to replay after the regressions, within the
+    /// replay budget (see [`DiskCorpus::next_input`]); then say whether it was interesting with
+    /// [`judge_corpus_input`](Self::judge_corpus_input).
+    pub(crate) fn next_corpus_input(&mut self) -> Option<Vec<u8>> {
+        self.corpus.as_mut()?.next_input()
+    }
+
+    /// Whether the corpus input replayed last was interesting: the corpus keeps it, or may
+    /// remove it as redundant when the run ends.
+    pub(crate) fn judge_corpus_input(&mut self, useful: bool) {
+        if let Some(corpus) = &mut self.corpus {
+            corpus.judge(useful);
+        }
     }
 
     /// The corpus directory's inputs written by other processes since the last look (workers
@@ -230,7 +242,7 @@ mod tests {
             next.regression_inputs::<u16>().is_empty(),
             "written for another shape"
         );
-        let mut corpus = next.corpus_inputs();
+        let mut corpus: Vec<_> = std::iter::from_fn(|| next.next_corpus_input()).collect();
         corpus.sort();
         assert_eq!(corpus, [vec![7], vec![8, 9]]);
         let _ = std::fs::remove_dir_all(&dir);
@@ -242,7 +254,7 @@ mod tests {
         artifacts.keep(&[1]);
         assert_eq!(artifacts.save_failure(&1u8, "lost", None), Ok(None));
         assert!(artifacts.regression_inputs::<u8>().is_empty());
-        assert!(artifacts.corpus_inputs().is_empty());
+        assert!(artifacts.next_corpus_input().is_none());
         assert_eq!(artifacts.regression_path(), None);
     }
 

@@ -209,8 +209,9 @@ where
         }
     }
 
-    /// Replays the regression file, then loads the corpus directory; inputs are run like any test,
-    /// so interesting ones become seeds, and a failing one ends the run at once.
+    /// Replays the regression file, then the corpus directory (within its replay budget: see
+    /// `corpus::disk`); inputs are run like any test, so interesting ones become seeds, and a
+    /// failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
         for bytes in self.artifacts.regression_inputs::<T>() {
             self.tally.stats.regressions_replayed += 1;
@@ -218,11 +219,15 @@ where
                 return Some(failed);
             }
         }
-        for bytes in self.artifacts.corpus_inputs() {
+        while let Some(bytes) = self.artifacts.next_corpus_input() {
             self.tally.stats.corpus_loaded += 1;
+            let kept = self.tally.stats.seeds_found;
             if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None) {
                 return Some(failed);
             }
+            // An input that reached nothing new is covered by the ones replayed before it.
+            let useful = self.tally.stats.seeds_found > kept;
+            self.artifacts.judge_corpus_input(useful);
         }
         None
     }
