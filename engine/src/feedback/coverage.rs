@@ -291,6 +291,7 @@ fn modules() -> impl Iterator<Item = (*mut u8, usize)> {
 /// The crates of typefuzz's runtime (those `cargo typefuzz` never instruments). Their generic
 /// code is compiled into the user's crate and instrumented there: the loop, the mutators, the
 /// derived `Mutate` impls. None of it is the property's coverage.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
 const RUNTIME_CRATES: [&str; 5] = [
     "typefuzz",
     "typefuzz_engine",
@@ -522,6 +523,7 @@ fn runtime_counters(_total: usize) -> Option<Vec<bool>> {
 /// The function the engine calls the property through, never inlined: the property's own code
 /// (its closure, inlined into it) lives there, so it is the property's coverage although its name
 /// is typefuzz's.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
 const PROPERTY_HOST: &str = "typefuzz_engine::executor::call_property";
 
 /// Whether the demangled function `name` is typefuzz's own code: any path in its name starts in
@@ -530,6 +532,7 @@ const PROPERTY_HOST: &str = "typefuzz_engine::executor::call_property";
 /// symbol names (which `cargo typefuzz test` asks rustc for), a generic argument
 /// (`HashMap<u64, typefuzz_engine::corpus::Entry>::insert`: a std or dependency function
 /// instantiated for typefuzz's loop). [`PROPERTY_HOST`] is the exception.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
 fn is_runtime_function(name: &str) -> bool {
     if name.starts_with(PROPERTY_HOST) {
         return false;
