@@ -140,6 +140,9 @@ const MAX_BYTES_DERIVED: u8 = 4;
 /// Words of a sequence the structure feedback observes (see [`Choices::visit_structure`]).
 const OBSERVED_WORDS: usize = 64;
 
+/// Longest sequence (in bytes) whose mutations are checked for leaving it unchanged.
+const NOOP_CHECKED: usize = 64;
+
 /// Candidates of each kind in one shrink list.
 const SHRINK_PER_KIND: usize = 16;
 
@@ -156,15 +159,20 @@ thread_local! {
 struct Donors {
     ring: Vec<Vec<u8>>,
     next: usize,
-    /// The longest sequence offered: mutants grow to at most twice that (plus a little).
+    /// The longest sequence offered: mutants grow to at most 1.5 times that (plus a word).
     longest: usize,
 }
 
-/// The length past which mutations stop growing a sequence: twice the longest offered one, at
-/// least 256 bytes. Without a bound, feedback that rewards new input sizes would keep growing
-/// sequences whose tails no strategy reads.
+/// The length past which mutations stop growing a sequence: 1.5 times the longest offered one
+/// (fresh draws, which show how much the strategy reads), plus a word. Without a bound,
+/// feedback that rewards new input sizes would keep growing sequences whose tails no strategy
+/// reads, and every change there would replay to the parent's value (a `(u8, bool)` reads
+/// two words).
 fn growth_limit() -> usize {
-    DONOR_POOL.with(|pool| (2 * pool.borrow().longest + 64).max(256))
+    DONOR_POOL.with(|pool| {
+        let longest = pool.borrow().longest;
+        longest + longest / 2 + WORD
+    })
 }
 
 /// The bytes one or more strategies drew from proptest's random stream: a genotype that replays
@@ -373,6 +381,17 @@ impl Choices {
         let start = cx.below(words);
         let len = 1 + cx.below((words - start).min(MAX_SPAN));
         (start * WORD, ((start + len) * WORD).min(self.bytes.len()))
+    }
+
+    /// A byte of a word for a small change: the low byte (what `u8`, `u16` and `char` draws
+    /// keep) or the high byte (what ranges, `bool` and unions read) a third of the time each,
+    /// any byte otherwise.
+    fn read_byte(cx: &mut Context) -> usize {
+        match cx.below(3) {
+            0 => 0,
+            1 => WORD - 1,
+            _ => cx.below(WORD),
+        }
     }
 
     fn random_word(cx: &mut Context) -> [u8; WORD] {
@@ -693,27 +712,9 @@ impl fmt::Debug for Choices {
     }
 }
 
-impl Mutate for Choices {
-    /// Random words, as many as the size allows.
-    fn generate(cx: &mut Context) -> Self {
-        let words = cx.below(cx.size() + 1);
-        let bytes = (0..words).flat_map(|_| Self::random_word(cx)).collect();
-        Choices::new(bytes)
-    }
-
-    fn mutate(&mut self, cx: &mut Context) {
-        if let Some((seed, skip)) = &mut self.seeded {
-            cx.record(Operator::Regenerate);
-            seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
-            seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
-            *skip = 0;
-            return;
-        }
-        if self.bytes.is_empty() {
-            cx.record(Operator::Insert);
-            self.bytes.extend(Self::random_word(cx));
-            return;
-        }
+impl Choices {
+    /// One mutation of a byte sequence (see the [module docs](self)).
+    fn mutate_bytes(&mut self, cx: &mut Context) {
         let words = self.words();
         let grow = u32::from(self.bytes.len() < growth_limit());
         let weights = [
@@ -739,7 +740,7 @@ impl Mutate for Choices {
             Some(1) => {
                 cx.record(Operator::AddSub);
                 let index = cx.below(words);
-                let step = (1 + cx.below(16) as u32) << (8 * cx.below(WORD));
+                let step = (1 + cx.below(16) as u32) << (8 * Self::read_byte(cx));
                 let word = self.word(index);
                 let word = if cx.chance(1, 2) {
                     word.wrapping_add(step)
@@ -750,7 +751,8 @@ impl Mutate for Choices {
             }
             Some(2) => {
                 cx.record(Operator::BitFlip);
-                let index = cx.below(self.bytes.len());
+                let index =
+                    (cx.below(words) * WORD + Self::read_byte(cx)).min(self.bytes.len() - 1);
                 self.bytes[index] ^= 1 << cx.below(8);
             }
             Some(3) => {
@@ -808,6 +810,52 @@ impl Mutate for Choices {
         }
         if cx.chance(1, 16) {
             self.offer();
+        }
+    }
+}
+
+impl Mutate for Choices {
+    /// Random words, as many as the size allows.
+    fn generate(cx: &mut Context) -> Self {
+        let words = cx.below(cx.size() + 1);
+        let bytes = (0..words).flat_map(|_| Self::random_word(cx)).collect();
+        Choices::new(bytes)
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        if let Some((seed, skip)) = &mut self.seeded {
+            cx.record(Operator::Regenerate);
+            seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            *skip = 0;
+            return;
+        }
+        if self.bytes.is_empty() {
+            cx.record(Operator::Insert);
+            self.bytes.extend(Self::random_word(cx));
+            return;
+        }
+        // A mutation that leaves the bytes as they were (a boundary word already there, a span
+        // copied over itself) would test the parent again: short sequences, where that is
+        // common, are mutated again until they change (a few tries).
+        if self.bytes.len() > NOOP_CHECKED {
+            return self.mutate_bytes(cx);
+        }
+        // A draw reads only some of a word's bits (a `u8` its low byte, a `bool` its top
+        // bit), so one small change often leaves the value as it was: short sequences get a
+        // stack of one to four changes (AFL's havoc).
+        let before = self.bytes.clone();
+        for _ in 0..8 {
+            for _ in 0..=cx.below(4) {
+                if self.bytes.is_empty() {
+                    self.bytes.extend(Self::random_word(cx));
+                } else {
+                    self.mutate_bytes(cx);
+                }
+            }
+            if self.bytes != before {
+                return;
+            }
         }
     }
 
