@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target for a bounded time, checks that the typed example target finds its
-# injected bug with `Custom` mutations (also under -fork=2), and moves corpora between cargo-fuzz
+# injected bug with `Custom` mutations and typed CmpLog on (also under -fork=2), and moves corpora between cargo-fuzz
 # and the engine both ways. Called by .ci/run; about 5 minutes once the builds are cached.
 #
 # Stable Rust with `-s none` (no sanitizer), so it runs without nightly. Knobs:
@@ -29,6 +29,25 @@ fail() { echo "fuzz/ci.sh: FAIL: $*" >&2; exit 1; }
 
 echo "== build (sanitizer: $sanitizer)"
 fuzz build -s "$sanitizer"
+
+echo "== typed CmpLog: every comparison hook wrapped, each wrapper a tail call to libFuzzer's"
+# fuzz/build.rs links with -Wl,--wrap; a wrapper that called libFuzzer's hook instead of jumping
+# to it would make every comparison one site for -use_value_profile (see typefuzz_libfuzzer::cmplog).
+if command -v objdump >/dev/null; then
+    host=$(rustc $toolchain -vV | sed -n 's/^host: //p')
+    objdump -d --no-show-raw-insn "target/$host/release/enum_vector" > "$work/enum_vector.asm"
+    for hook in cmp1 cmp2 cmp4 cmp8 const_cmp1 const_cmp2 const_cmp4 const_cmp8 switch; do
+        body=$(awk "/<__wrap___sanitizer_cov_trace_$hook>:/,/^\$/" "$work/enum_vector.asm")
+        [ -n "$body" ] || fail "no __wrap___sanitizer_cov_trace_$hook in enum_vector"
+        # No call (a comparison hook would come back here; libFuzzer's hook called rather than
+        # jumped to would see the wrapper as the comparison's site), and a jump to libFuzzer's.
+        if grep -q "call" <<< "$body"; then fail "__wrap___sanitizer_cov_trace_$hook makes a call"; fi
+        grep -Eq "jmp +\*" <<< "$body" || fail "__wrap___sanitizer_cov_trace_$hook does not jump on"
+    done
+    echo "9 wrappers, each ending in a jump to the hook"
+else
+    echo "objdump not found: wrapper check skipped"
+fi
 
 # Targets fuzzing typefuzz itself: any crash fails CI. The regression-file target makes the engine
 # print one line per malformed line it skips; -close_fd_mask=2 silences the target's stderr
@@ -60,6 +79,8 @@ echo "== enum_vector: find the injected bug (seed 1, at most 240s)"
 fuzz run -s "$sanitizer" enum_vector "$work/ev" -- -seed=1 -use_value_profile=1 \
     -max_total_time=240 -print_final_stats=1 -artifact_prefix="$work/" > "$work/ev.log" 2>&1 || true
 expect_bug enum_vector "$work/ev.log"
+grep -q "typefuzz: CmpLog on" "$work/ev.log" || fail "enum_vector: CmpLog is not on: $(grep CmpLog "$work/ev.log")"
+grep -E "CmpLog seed runs" "$work/ev.log" || true
 
 echo "== enum_vector under -fork=2 (at most 240s)"
 fuzz run -s "$sanitizer" enum_vector "$work/ev-fork" -- -fork=2 -seed=2 -use_value_profile=1 \

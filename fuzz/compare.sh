@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # typefuzz's typed mutator (enum_vector) against libFuzzer + `arbitrary` (enum_vector_arbitrary)
-# on the same type and property: fuzzcheck's enum-vector benchmark (BENCHMARKS.md).
+# on the same type and property: fuzzcheck's enum-vector benchmark (BENCHMARKS.md). The typed
+# target runs twice: with typed CmpLog (`enum_vector`) and, same binary, with its substitutions
+# off (`enum_vector/no-cmplog`, TYPEFUZZ_CMPLOG=0).
 #
 #   fuzz/compare.sh [trials] [max-executions] [throughput-seconds]   (defaults: 3 3000000 20)
 #
@@ -9,7 +11,9 @@
 #    -use_value_profile=1 as in fuzzcheck's article, the same flags and seeds for both targets.
 #    Each run stops after max-executions (libFuzzer's -runs, so machine load cannot change the
 #    outcome) or COMPARE_MAX_SECONDS (default 600) of wall time; "no" when it did not find the
-#    bug (the count is then the executions done). The two targets alternate, so load hits both.
+#    bug (the count is then the executions done). The targets alternate, so load hits all.
+#    With CmpLog, the property runs the mutator made to log corpus inputs' comparisons
+#    (`typefuzz: CmpLog seed runs`) are added to libFuzzer's count.
 # 2. Throughput with the bug switched off (ENUM_VECTOR_BUG=0): average exec/s over the run, for
 #    each seed, the two targets alternating.
 # 3. A summary: per target, bugs found, the median executions to the bug (a run that did not find
@@ -24,16 +28,27 @@ trials=${1:-3}
 max_runs=${2:-3000000}
 throughput_seconds=${3:-20}
 max_seconds=${COMPARE_MAX_SECONDS:-600}
-targets="enum_vector enum_vector_arbitrary"
+targets="enum_vector enum_vector/no-cmplog enum_vector_arbitrary"
 
-for target in $targets; do
-    cargo fuzz build -s none "$target" >/dev/null 2>&1
+for binary in enum_vector enum_vector_arbitrary; do
+    cargo fuzz build -s none "$binary" >/dev/null 2>&1
 done
 bin=target/$(rustc -vV | sed -n 's/^host: //p')/release
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
+# Runs target $1 (a binary, or `enum_vector/no-cmplog`) with the remaining arguments.
+run() {
+    local target=$1
+    shift
+    case $target in
+        */no-cmplog) TYPEFUZZ_CMPLOG=0 "$bin/${target%/no-cmplog}" "$@" ;;
+        *) TYPEFUZZ_CMPLOG=1 "$bin/$target" "$@" ;;
+    esac
+}
+# A file name for target $1.
+file() { echo "${1//\//-}"; }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 echo "| target | order | trial (seed) | found | executions | exec/s |"
@@ -41,16 +56,18 @@ echo "|---|---|---|---|---|---|"
 for order in in-order reversed; do
     for trial in $(seq 1 "$trials"); do
         for target in $targets; do
-            log="$work/$target-$order-$trial.log"
+            name=$(file "$target")
+            log="$work/$name-$order-$trial.log"
             rm -rf "$work/corpus" && mkdir "$work/corpus"
-            ENUM_VECTOR_ORDER=$order "$bin/$target" "$work/corpus" -seed="$trial" \
+            ENUM_VECTOR_ORDER=$order run "$target" "$work/corpus" -seed="$trial" \
                 -use_value_profile=1 -runs="$max_runs" -max_total_time="$max_seconds" -print_final_stats=1 \
                 -artifact_prefix="$work/" > "$log" 2>&1 || true
             found=no
             grep -q "enum vector bug" "$log" && found=yes
-            executions=$(stat number_of_executed_units "$log")
-            echo "$executions" >> "$work/$target.executions"
-            [ "$found" = yes ] && echo 1 >> "$work/$target.found"
+            seed_runs=$(sed -n 's/^typefuzz: CmpLog seed runs: //p' "$log" | tail -1)
+            executions=$(($(stat number_of_executed_units "$log") + ${seed_runs:-0}))
+            echo "$executions" >> "$work/$name.executions"
+            [ "$found" = yes ] && echo 1 >> "$work/$name.found"
             echo "| $target | $order | $trial | $found | $executions | $(stat average_exec_per_sec "$log") |"
         done
     done
@@ -61,12 +78,13 @@ echo "| target | seed | exec/s, bug off, ${throughput_seconds}s |"
 echo "|---|---|---|"
 for trial in $(seq 1 "$trials"); do
     for target in $targets; do
-        log="$work/$target-throughput-$trial.log"
+        name=$(file "$target")
+        log="$work/$name-throughput-$trial.log"
         rm -rf "$work/corpus" && mkdir "$work/corpus"
-        ENUM_VECTOR_BUG=0 "$bin/$target" "$work/corpus" -seed="$trial" -use_value_profile=1 \
+        ENUM_VECTOR_BUG=0 run "$target" "$work/corpus" -seed="$trial" -use_value_profile=1 \
             -max_total_time="$throughput_seconds" -print_final_stats=1 > "$log" 2>&1 || true
         speed=$(stat average_exec_per_sec "$log")
-        echo "$speed" >> "$work/$target.speed"
+        echo "$speed" >> "$work/$name.speed"
         echo "| $target | $trial | $speed |"
     done
 done
@@ -75,15 +93,19 @@ echo
 echo "| target | bugs found | median executions to the bug | median exec/s |"
 echo "|---|---|---|---|"
 for target in $targets; do
+    name=$(file "$target")
     found=0
-    [ -f "$work/$target.found" ] && found=$(wc -l < "$work/$target.found")
-    echo "| $target | $found of $((2 * trials)) | $(median < "$work/$target.executions") | $(median < "$work/$target.speed") |"
+    [ -f "$work/$name.found" ] && found=$(wc -l < "$work/$name.found")
+    echo "| $target | $found of $((2 * trials)) | $(median < "$work/$name.executions") | $(median < "$work/$name.speed") |"
 done
-typed_speed=$(median < "$work/enum_vector.speed")
 plain_speed=$(median < "$work/enum_vector_arbitrary.speed")
-typed_runs=$(median < "$work/enum_vector.executions")
 plain_runs=$(median < "$work/enum_vector_arbitrary.executions")
 echo
-echo "typed / arbitrary: exec/s $(awk -v a="$typed_speed" -v b="$plain_speed" 'BEGIN { printf "%.2fx", a / b }')," \
-    "executions to the bug $(awk -v a="$typed_runs" -v b="$plain_runs" 'BEGIN { printf "%.2fx", a / b }')" \
-    "(arbitrary needs $(awk -v a="$typed_runs" -v b="$plain_runs" 'BEGIN { printf "%.1fx", b / a }') the typed mutator's executions)"
+for target in enum_vector enum_vector/no-cmplog; do
+    name=$(file "$target")
+    typed_speed=$(median < "$work/$name.speed")
+    typed_runs=$(median < "$work/$name.executions")
+    echo "$target / arbitrary: exec/s $(awk -v a="$typed_speed" -v b="$plain_speed" 'BEGIN { printf "%.2fx", a / b }')," \
+        "executions to the bug $(awk -v a="$typed_runs" -v b="$plain_runs" 'BEGIN { printf "%.2fx", a / b }')" \
+        "(arbitrary needs $(awk -v a="$typed_runs" -v b="$plain_runs" 'BEGIN { printf "%.1fx", b / a }') the typed mutator's executions)"
+done

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use typefuzz::{check, codec, Config};
 
@@ -48,6 +48,7 @@ fn crash_child() {
         return;
     };
     static FIRST: AtomicBool = AtomicBool::new(true);
+    static CALLS: AtomicU64 = AtomicU64::new(0);
     let config = Config::default()
         .with_seed(1)
         .with_name("crash_child")
@@ -59,11 +60,15 @@ fn crash_child() {
             if FIRST.swap(false, Ordering::Relaxed) {
                 eprintln!("first input: {x}");
             }
+            let calls = CALLS.fetch_add(1, Ordering::Relaxed);
             if *x < 200 {
                 return;
             }
             match scenario.as_str() {
                 "abort" => std::process::abort(),
+                // Once the seeds are mutated (or on the replayed first input): a mutant crashes.
+                "late-abort" if calls == 0 || calls > 100 => std::process::abort(),
+                "late-abort" => {}
                 "stack-overflow" => {
                     recurse(0);
                 }
@@ -105,17 +110,22 @@ fn crash_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Runs `scenario` twice and checks what both runs must show; returns the two stderrs.
 fn crashes_are_saved_and_replayed_first(scenario: &str) -> (String, String) {
-    let dir = scratch(scenario);
+    crashes_are_saved_and_replayed_first_in(&scratch(scenario), scenario)
+}
+
+/// [`crashes_are_saved_and_replayed_first`] in `dir`, which may hold crash files already.
+fn crashes_are_saved_and_replayed_first_in(dir: &Path, scenario: &str) -> (String, String) {
+    let dir = dir.to_path_buf();
     let first = run(scenario, &dir);
     let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
     assert!(
         !first.status.success(),
         "{scenario}: the process fails\n{stderr}"
     );
+    // The crash file holds the input, or the recipe of a mutant (its seed's bytes and the
+    // mutation), which the next run rebuilds into the plain file.
     let files = crash_files(&dir);
     assert_eq!(files.len(), 1, "{scenario}: one crash file\n{stderr}");
-    let input: u8 = codec::from_bytes(&std::fs::read(&files[0]).unwrap());
-    assert!(input >= 200, "the saved input is the crashing one: {input}");
     assert!(
         stderr.contains(&files[0].display().to_string()),
         "{scenario}: names the file\n{stderr}"
@@ -131,6 +141,18 @@ fn crashes_are_saved_and_replayed_first(scenario: &str) -> (String, String) {
 
     let second = run(scenario, &dir);
     let replayed = String::from_utf8_lossy(&second.stderr).into_owned();
+    let files = crash_files(&dir);
+    assert_eq!(
+        files.len(),
+        1,
+        "{scenario}: one plain crash file\n{replayed}"
+    );
+    assert!(
+        !files[0].to_string_lossy().ends_with(".recipe"),
+        "{files:?}"
+    );
+    let input: u8 = codec::from_bytes(&std::fs::read(&files[0]).unwrap());
+    assert!(input >= 200, "the saved input is the crashing one: {input}");
     assert!(
         !second.status.success(),
         "{scenario}: fails again\n{replayed}"
@@ -150,6 +172,22 @@ fn crashes_are_saved_and_replayed_first(scenario: &str) -> (String, String) {
 fn an_abort_leaves_a_crash_file_replayed_first() {
     let (stderr, _) = crashes_are_saved_and_replayed_first("abort");
     assert!(stderr.contains("aborted"), "{stderr}");
+}
+
+#[test]
+fn a_crashing_mutant_leaves_a_recipe_the_next_run_rebuilds_and_replays_first() {
+    let dir = scratch("late-abort");
+    let first = run("late-abort", &dir);
+    let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
+    let files = crash_files(&dir);
+    assert_eq!(files.len(), 1, "one crash file\n{stderr}");
+    assert!(
+        files[0].to_string_lossy().ends_with(".recipe"),
+        "a mutant is saved as its recipe, not encoded before its call: {files:?}\n{stderr}"
+    );
+    assert!(stderr.contains("rebuilds the input from it"), "{stderr}");
+    let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "late-abort");
+    assert!(replayed.contains("aborted"), "{replayed}");
 }
 
 #[test]

@@ -17,7 +17,13 @@
 # crates so that load changes hit all of them alike. The derive's own cost is the crate's time
 # minus the `plain` crate's time (rustc start-up, the types themselves, the Clone/Debug derives,
 # cargo's own overhead); the ratio of those increments is the figure. Medians over the rounds.
+#
+# Incremental compilation is off: with it, a touched but unchanged crate reuses its previous
+# build's work and the round measures little of the derive. Earlier runs of this script left it
+# to the caller's CARGO_INCREMENTAL (on by default for dev builds), so their figures (3.88x /
+# 3.23x) are not comparable with later ones.
 set -euo pipefail
+export CARGO_INCREMENTAL=0
 
 ROUNDS=${1:-5}
 COPIES=${2:-10}

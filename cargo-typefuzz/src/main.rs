@@ -83,13 +83,15 @@
 //! ```text
 //! RUSTFLAGS="-Cpasses=sancov-module \
 //!            -Cllvm-args=-sanitizer-coverage-level=3 \
-//!            -Cllvm-args=-sanitizer-coverage-inline-8bit-counters" \
+//!            -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
+//!            -Cllvm-args=-sanitizer-coverage-pc-table" \
 //! cargo test --target "$(rustc -vV | sed -n 's/^host: //p')" --target-dir target/typefuzz
 //! ```
 //!
 //! `--target` is required (without it `RUSTFLAGS` also reaches build scripts and proc macros,
-//! which then fail to link). This instruments every dependency too, typefuzz included, which
-//! works but adds noise and cost; do not add `-sanitizer-coverage-trace-compares` this way (the
+//! which then fail to link). The PC table is optional: with it the engine leaves the counters of
+//! typefuzz's own functions out of the map it resets and scans per test. This instruments every
+//! dependency too, typefuzz included, which works but adds noise and cost; do not add `-sanitizer-coverage-trace-compares` this way (the
 //! engine's comparison hooks would instrument themselves and recurse). Every binary that links
 //! instrumented code must define the hooks: a test binary or doctest of a crate that does not
 //! use typefuzz fails to link with undefined `__sanitizer_cov_*` symbols; link typefuzz into it

@@ -43,11 +43,16 @@ pub fn selected(crate_name: &str, selection: Option<&str>) -> bool {
     }
 }
 
-/// The flags that turn on inline 8-bit counters (rustc 1.95 stable, LLVM 22).
-pub const COVERAGE_FLAGS: [&str; 3] = [
+/// The flags that turn on inline 8-bit counters (rustc 1.95 stable, LLVM 22), with the PC
+/// table and v0 symbol names that tell the engine which function each counter belongs to: it
+/// leaves typefuzz's own generic code, and std code instantiated for it (v0 names carry the
+/// generic arguments), out of the map it scans per test.
+pub const COVERAGE_FLAGS: [&str; 5] = [
     "-Cpasses=sancov-module",
     "-Cllvm-args=-sanitizer-coverage-level=3",
     "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+    "-Cllvm-args=-sanitizer-coverage-pc-table",
+    "-Csymbol-mangling-version=v0",
 ];
 /// Added with `--trace-compares`.
 pub const TRACE_COMPARES_FLAG: &str = "-Cllvm-args=-sanitizer-coverage-trace-compares";

@@ -333,7 +333,7 @@ fn refuse_non_regular(path: &Path) -> Result<(), SaveError> {
 /// that is no longer there: on Unix the lock is an exclusive `flock` on the file's directory
 /// (which leaves nothing behind in a directory users commit); elsewhere, where a directory
 /// cannot be opened as a file, on `.<name>.lock` beside the file.
-fn lock_beside(path: &Path) -> Result<fs::File, SaveError> {
+pub(crate) fn lock_beside(path: &Path) -> Result<fs::File, SaveError> {
     let dir = directory_of(path);
     fs::create_dir_all(&dir).map_err(|error| SaveError(error.to_string()))?;
     let (lock_path, opened) = if cfg!(unix) {
@@ -430,6 +430,22 @@ pub(crate) fn artifact_dir(regression_path: Option<&Path>) -> PathBuf {
 /// The `crash-*` and `hang-*` inputs saved in `dir`, in name order; unreadable, oversized and
 /// non-regular files are reported and skipped.
 pub(crate) fn load_artifacts(dir: &Path) -> Vec<Vec<u8>> {
+    load_artifact_files(dir, false)
+        .into_iter()
+        .map(|(_, bytes)| bytes)
+        .collect()
+}
+
+/// The crash and hang files in `dir` that hold a recipe (`crash-<sha1>.recipe`: an input's
+/// seed and the mutation that made it, which the loop rebuilds the input from), with their paths.
+pub(crate) fn load_recipes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    load_artifact_files(dir, true)
+}
+
+/// The suffix of a recipe file's name.
+pub(crate) const RECIPE_SUFFIX: &str = ".recipe";
+
+fn load_artifact_files(dir: &Path, recipes: bool) -> Vec<(PathBuf, Vec<u8>)> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -439,14 +455,17 @@ pub(crate) fn load_artifacts(dir: &Path) -> Vec<Vec<u8>> {
         .filter(|path| {
             path.file_name()
                 .map(|name| name.to_string_lossy())
-                .is_some_and(|name| name.starts_with("crash-") || name.starts_with("hang-"))
+                .is_some_and(|name| {
+                    (name.starts_with("crash-") || name.starts_with("hang-"))
+                        && name.ends_with(RECIPE_SUFFIX) == recipes
+                })
         })
         .collect();
     paths.sort();
     paths
-        .iter()
-        .filter_map(|path| match read_input_file(path) {
-            Ok(bytes) => Some(bytes),
+        .into_iter()
+        .filter_map(|path| match read_input_file(&path) {
+            Ok(bytes) => Some((path, bytes)),
             Err(why) => {
                 eprintln!("typefuzz: skipping saved input {}: {why}", path.display());
                 None

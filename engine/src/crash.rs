@@ -5,8 +5,12 @@
 //! the process dies, as libFuzzer does. The next run of the test replays saved crash inputs
 //! first.
 //!
-//! How: before each property call the engine points a thread-local slot at the input's codec
-//! bytes (already encoded for other uses, so arming costs a few stores). A handler for SIGABRT,
+//! How: before each property call the engine points a thread-local slot at the input as it can
+//! be saved (an [`InFlight`]): its codec bytes, or — for a mutant of a seed, so that no input
+//! needs encoding before its call — a *recipe*: the seed's codec bytes (encoded once, when the
+//! seed was kept) and the random state and count of the mutations that made the mutant, from
+//! which the next run rebuilds the input exactly (`crash-<sha1>.recipe`; see
+//! `fuzzer/artifacts.rs`). Arming costs a few stores. A handler for SIGABRT,
 //! SIGSEGV, SIGBUS, SIGILL and SIGFPE, running on an alternate signal stack (a stack overflow
 //! leaves no room on the thread's own), and an `atexit` handler find the slot of the dying
 //! thread and write the file with async-signal-safe calls only (`mkdir`, `open`, `write`). The
@@ -34,6 +38,14 @@ pub(crate) struct Armed {
     previous: imp::Slot,
 }
 
+/// The input of a property call as the guards save it if the call never returns: `parts`
+/// concatenated are its codec bytes, or, when `recipe` is set, a recipe that rebuilds it.
+#[derive(Clone, Copy)]
+pub(crate) struct InFlight<'a> {
+    pub(crate) parts: [&'a [u8]; 2],
+    pub(crate) recipe: bool,
+}
+
 impl CrashGuard {
     /// Crash inputs of this run go to `dir`; `replay` is printed after the seed (how to run the
     /// test again).
@@ -44,10 +56,10 @@ impl CrashGuard {
         }
     }
 
-    /// Marks the start of a property call on the input encoded as `input`, which must stay
-    /// unchanged until the returned token is dropped.
+    /// Marks the start of a property call on `input`, whose bytes must stay unchanged until the
+    /// returned token is dropped.
     #[inline]
-    pub(crate) fn arm(&self, input: &[u8]) -> Armed {
+    pub(crate) fn arm(&self, input: InFlight<'_>) -> Armed {
         Armed {
             previous: imp::arm(&self.report, input),
         }
@@ -93,7 +105,8 @@ mod imp {
 
     /// What the handlers write; built before any call so the handlers only copy bytes.
     pub(crate) struct Report {
-        /// `<dir>/crash-` + 40 hex digits (filled in by the handler) + NUL.
+        /// `<dir>/crash-` + 40 hex digits (filled in by the handler) + `.recipe` + NUL; the
+        /// handler ends the name after the digits for plain inputs.
         path: UnsafeCell<Vec<u8>>,
         digits_at: usize,
         trailer: Vec<u8>,
@@ -108,6 +121,7 @@ mod imp {
             path.extend_from_slice(b"crash-");
             let digits_at = path.len();
             path.extend_from_slice(&[b'0'; DIGITS]);
+            path.extend_from_slice(RECIPE_SUFFIX);
             path.push(0);
             let trailer = format!("seed: TYPEFUZZ_SEED={seed}\nreplay: {replay}\n").into_bytes();
             Report {
@@ -118,18 +132,20 @@ mod imp {
         }
     }
 
-    /// The in-flight call of a thread: its report and its input bytes.
+    const RECIPE_SUFFIX: &[u8] = b".recipe";
+
+    /// The in-flight call of a thread: its report and its input's parts.
     #[derive(Clone, Copy)]
     pub(crate) struct Slot {
         report: *const Report,
-        input: *const u8,
-        len: usize,
+        parts: [(*const u8, usize); 2],
+        recipe: bool,
     }
 
     const EMPTY: Slot = Slot {
         report: ptr::null(),
-        input: ptr::null(),
-        len: 0,
+        parts: [(ptr::null(), 0); 2],
+        recipe: false,
     };
 
     thread_local! {
@@ -168,16 +184,20 @@ mod imp {
     }
 
     #[inline]
-    pub(crate) fn arm(report: &Report, input: &[u8]) -> Slot {
+    pub(crate) fn arm(report: &Report, input: super::InFlight<'_>) -> Slot {
         if !STACK_CHECKED.with(Cell::get) {
             ensure_alternate_stack();
             STACK_CHECKED.with(|checked| checked.set(true));
         }
+        let [first, second] = input.parts;
         CURRENT.with(|current| {
             current.replace(Slot {
                 report,
-                input: input.as_ptr(),
-                len: input.len(),
+                parts: [
+                    (first.as_ptr(), first.len()),
+                    (second.as_ptr(), second.len()),
+                ],
+                recipe: input.recipe,
             })
         })
     }
@@ -282,14 +302,32 @@ mod imp {
         // SAFETY: the slot is armed only while the report and the input bytes are alive and
         // unchanged (they belong to the property call this thread is running).
         let report = unsafe { &*slot.report };
-        let input = unsafe { std::slice::from_raw_parts(slot.input, slot.len) };
+        let parts = slot
+            .parts
+            .map(|(start, len)| unsafe { std::slice::from_raw_parts(start, len) });
         let path = unsafe { &mut *report.path.get() };
         write_all(2, b"\n==== typefuzz: ");
         write_all(2, reason);
         write_all(2, b" while a property was running ====\n");
-        let saved = save(path, report.digits_at, input);
-        let shown = &path[..path.len() - 1];
-        if saved {
+        let end = if slot.recipe {
+            path.len() - 1
+        } else {
+            report.digits_at + DIGITS
+        };
+        path[end] = 0;
+        let saved = save(&mut path[..=end], report.digits_at, parts);
+        let shown = &path[..end];
+        if saved && slot.recipe {
+            write_all(
+                2,
+                b"the input was saved, as its seed and the mutation that made it, to ",
+            );
+            write_all(2, shown);
+            write_all(
+                2,
+                b" (the next run of this test rebuilds the input from it and replays it first)\n",
+            );
+        } else if saved {
             write_all(2, b"the input was saved to ");
             write_all(2, shown);
             write_all(2, b" (the next run of this test replays it first)\n");
@@ -311,10 +349,15 @@ mod imp {
         true
     }
 
-    /// Writes `input` to `path` with its SHA-1 filled in, creating missing directories.
-    fn save(path: &mut [u8], digits_at: usize, input: &[u8]) -> bool {
+    /// Writes the concatenated `parts` to `path` (NUL-terminated) with their SHA-1 filled in,
+    /// creating missing directories.
+    fn save(path: &mut [u8], digits_at: usize, parts: [&[u8]; 2]) -> bool {
         const HEX: &[u8; 16] = b"0123456789abcdef";
-        let digest = sha1_smol::Sha1::from(input).digest().bytes();
+        let mut sha1 = sha1_smol::Sha1::new();
+        for part in parts {
+            sha1.update(part);
+        }
+        let digest = sha1.digest().bytes();
         for (index, byte) in digest.iter().enumerate() {
             path[digits_at + 2 * index] = HEX[usize::from(byte >> 4)];
             path[digits_at + 2 * index + 1] = HEX[usize::from(byte & 15)];
@@ -332,7 +375,7 @@ mod imp {
         if fd < 0 {
             return false;
         }
-        let written = write_all(fd, input);
+        let written = parts.iter().all(|part| write_all(fd, part));
         unsafe { libc::close(fd) };
         written
     }
@@ -368,7 +411,7 @@ mod imp {
     pub(crate) fn install() {}
 
     #[inline]
-    pub(crate) fn arm(_: &Report, _: &[u8]) -> Slot {
+    pub(crate) fn arm(_: &Report, _: super::InFlight<'_>) -> Slot {
         Slot
     }
 

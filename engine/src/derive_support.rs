@@ -181,6 +181,48 @@ pub fn split_size(size: usize, parts: usize) -> usize {
     size.saturating_sub(1) / parts.max(1)
 }
 
+/// Mutates a field with `mutate` (its type's `Mutate::mutate`) one level down (the size budget
+/// minus the node itself): what the derived `mutate` does for the recursive operator. One
+/// generic helper per field type keeps the expansion to one call per field instead of one
+/// closure per field. The derive passes `<Field as Mutate>::mutate`, so a field type without
+/// `Mutate` is reported there, once, like in the other derived methods.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::mutate_field};
+/// let mut cx = Context::new(1);
+/// let mut x = 7u8;
+/// mutate_field(&mut x, &mut cx, <u8 as Mutate>::mutate);
+/// assert_eq!(cx.depth(), 0);
+/// ```
+pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut Context)) {
+    let size = cx.size().saturating_sub(1);
+    cx.descend(size, |cx| mutate(value, cx));
+}
+
+/// Shrinks a field with `shrink` (its type's `Mutate::shrink`) one level down at size 0 and
+/// hands each candidate to `push`, which puts it back into a copy of the value holding the field
+/// (what the derived `shrink` does for each field). `push` is a `dyn` closure so that this loop
+/// is compiled once per field type, not once per field.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::shrink_field};
+/// let pair = (4u8, 'x');
+/// let mut out = Vec::new();
+/// let mut push = |a| out.push((a, pair.1));
+/// shrink_field(&pair.0, &mut Context::new(1), <u8 as Mutate>::shrink, &mut push);
+/// assert!(out.contains(&(0, 'x')));
+/// ```
+pub fn shrink_field<T>(
+    value: &T,
+    cx: &mut Context,
+    shrink: fn(&T, &mut Context) -> Vec<T>,
+    push: &mut dyn FnMut(T),
+) {
+    for candidate in cx.descend(0, |cx| shrink(value, cx)) {
+        push(candidate);
+    }
+}
+
 /// Moves the value out of `slot`, leaving a value generated at size 0 in its place.
 #[inline]
 pub fn take<T: Mutate>(slot: &mut T, cx: &mut Context) -> T {

@@ -11,6 +11,7 @@ use std::sync::{Arc, Once};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::crash::InFlight;
 use crate::feedback::{self, Feedback};
 use crate::{Discarded, FailureKind, IntoOutcome, Outcome};
 
@@ -113,7 +114,7 @@ pub(crate) fn execute<T, R: IntoOutcome>(
 pub fn run_once<R: IntoOutcome>(call: impl FnOnce() -> R) -> Verdict {
     install_panic_hook();
     let previously_silent = SILENT.with(|s| s.replace(true));
-    let result = panic::catch_unwind(AssertUnwindSafe(|| call().into_outcome()));
+    let result = panic::catch_unwind(AssertUnwindSafe(|| call_property(call).into_outcome()));
     SILENT.with(|s| s.set(previously_silent));
     match result {
         Ok(Outcome::Pass) => Verdict::Pass,
@@ -128,6 +129,15 @@ pub fn run_once<R: IntoOutcome>(call: impl FnOnce() -> R) -> Verdict {
             message: panic_message(payload),
         },
     }
+}
+
+/// Calls the property. Never inlined, so the property's code (its closure, inlined here) lives in
+/// a function of its own that coverage attribution counts as the property's although its name is
+/// typefuzz's (`feedback::coverage`'s `PROPERTY_HOST`; the rest of typefuzz's generic code is
+/// left out of the coverage map).
+#[inline(never)]
+fn call_property<R>(call: impl FnOnce() -> R) -> R {
+    call()
 }
 
 /// The panic's message, with where it happened.
@@ -154,9 +164,9 @@ struct WatchState {
     /// [`CLAIMED`] on an odd value it judged hung: from then on the call cannot be disarmed, so
     /// the input bytes stay alive and unchanged while the watchdog saves them.
     calls: AtomicU64,
-    /// The in-flight call's input bytes (set before `calls` turns odd).
-    input: AtomicPtr<u8>,
-    len: AtomicUsize,
+    /// The in-flight call's input, as [`InFlight`] parts (set before `calls` turns odd).
+    parts: [(AtomicPtr<u8>, AtomicUsize); 2],
+    recipe: AtomicBool,
     stop: AtomicBool,
 }
 
@@ -202,14 +212,20 @@ pub(crate) struct HangReport {
     /// Decodes and formats an input (a plain `fn`, so the thread needs no `'static` bound on
     /// the input type).
     pub(crate) describe: fn(&[u8]) -> String,
+    /// Rebuilds the codec bytes of an input saved as a recipe (see [`InFlight`]), `None` if the
+    /// recipe does not rebuild one.
+    pub(crate) rebuild: Rebuild,
 }
+
+/// How the watchdog rebuilds a recipe's input bytes (see [`HangReport::rebuild`]).
+pub(crate) type Rebuild = Box<dyn Fn(&[u8]) -> Option<Vec<u8>> + Send>;
 
 impl Watchdog {
     pub(crate) fn start(limit: Duration, report: HangReport) -> Watchdog {
         let state = Arc::new(WatchState {
             calls: AtomicU64::new(0),
-            input: AtomicPtr::new(std::ptr::null_mut()),
-            len: AtomicUsize::new(0),
+            parts: Default::default(),
+            recipe: AtomicBool::new(false),
             stop: AtomicBool::new(false),
         });
         let watched = Arc::clone(&state);
@@ -244,12 +260,21 @@ impl Watchdog {
                         Ordering::Relaxed,
                     );
                     if claimed.is_ok() {
-                        let start = watched.input.load(Ordering::Relaxed);
-                        let len = watched.len.load(Ordering::Relaxed);
-                        // SAFETY: the call that armed these is claimed, so it cannot end and
-                        // its borrowed bytes stay alive and unchanged (see `Watched::drop`).
-                        let input = unsafe { std::slice::from_raw_parts(start, len) };
-                        report_hang(input, elapsed, limit, &report);
+                        let mut input = Vec::new();
+                        for (start, len) in &watched.parts {
+                            let (start, len) =
+                                (start.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+                            if len > 0 {
+                                // SAFETY: the call that armed these is claimed, so it cannot
+                                // end and its borrowed bytes stay alive and unchanged (see
+                                // `Watched::drop`).
+                                input.extend_from_slice(unsafe {
+                                    std::slice::from_raw_parts(start, len)
+                                });
+                            }
+                        }
+                        let recipe = watched.recipe.load(Ordering::Relaxed);
+                        report_hang(&input, recipe, elapsed, limit, &report);
                         std::process::exit(HANG_EXIT_CODE);
                     }
                 }
@@ -263,17 +288,17 @@ impl Watchdog {
         Watchdog { state }
     }
 
-    /// Marks the start of a property call on the input encoded as `input`, until the returned
-    /// guard drops.
+    /// Marks the start of a property call on `input`, until the returned guard drops.
     #[inline]
-    pub(crate) fn arm<'a>(&'a self, input: &'a [u8]) -> Watched<'a> {
+    pub(crate) fn arm<'a>(&'a self, input: InFlight<'a>) -> Watched<'a> {
         let state = &*self.state;
         // Only this (the fuzzer's) thread changes an even count.
         let idle = state.calls.load(Ordering::Relaxed);
-        state
-            .input
-            .store(input.as_ptr().cast_mut(), Ordering::Relaxed);
-        state.len.store(input.len(), Ordering::Relaxed);
+        for ((start, len), part) in state.parts.iter().zip(input.parts) {
+            start.store(part.as_ptr().cast_mut(), Ordering::Relaxed);
+            len.store(part.len(), Ordering::Relaxed);
+        }
+        state.recipe.store(input.recipe, Ordering::Relaxed);
         state.calls.store(idle + 1, Ordering::Release);
         Watched {
             state,
@@ -289,15 +314,42 @@ impl Drop for Watchdog {
     }
 }
 
-fn report_hang(input: &[u8], elapsed: Duration, limit: Duration, report: &HangReport) {
-    let saved = crate::artifacts::write_artifact(&report.artifact_dir, "hang", input);
+fn report_hang(
+    input: &[u8],
+    recipe: bool,
+    elapsed: Duration,
+    limit: Duration,
+    report: &HangReport,
+) {
+    // This thread may allocate: a recipe is rebuilt into the input here, not by the next run.
+    let rebuilt = recipe.then(|| (report.rebuild)(input)).flatten();
+    let (input, described) = match &rebuilt {
+        Some(bytes) => (&bytes[..], (report.describe)(bytes)),
+        None if recipe => (
+            input,
+            "(saved as a recipe that did not rebuild here; the next run tries again)".into(),
+        ),
+        None => (input, (report.describe)(input)),
+    };
+    let saved = if recipe && rebuilt.is_none() {
+        let name = format!(
+            "hang-{}{}",
+            crate::artifacts::sha1_hex(input),
+            crate::artifacts::RECIPE_SUFFIX
+        );
+        let path = report.artifact_dir.join(name);
+        crate::artifacts::write_atomically(&path, input).map(|()| path)
+    } else {
+        crate::artifacts::write_artifact(&report.artifact_dir, "hang", input)
+    };
     let mut message = format!(
         "\n==== typefuzz: hang: a property call has run for at least {:.1?} (limit {:.1?}) ====\n\
-         input: {}\n",
-        elapsed,
-        limit,
-        (report.describe)(input)
+         input: {described}\n",
+        elapsed, limit,
     );
+    if rebuilt.is_some() {
+        message.push_str("(a mutant, rebuilt from its seed and the mutation that made it)\n");
+    }
     match saved {
         Ok(path) => message.push_str(&format!(
             "the input was saved to {} (the next run of this test replays it first)\n",

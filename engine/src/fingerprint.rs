@@ -61,6 +61,19 @@ pub struct Fingerprint {
     /// The named types being described, innermost last (by `type_name`, which is only compared,
     /// never hashed: it is not stable across compiler versions).
     open: Vec<&'static str>,
+    /// Whether a part's mutation depends on more than its value and the context (see
+    /// [`mark_order_dependent`](Fingerprint::mark_order_dependent)); not part of the digest.
+    order_dependent: bool,
+}
+
+/// Whether mutating a `T` depends only on the value and the [`Context`](crate::Context): false
+/// when it contains a part whose iteration order differs between equal values (`HashMap`,
+/// `HashSet` with a random hasher), which the engine's mutant recipes (see `fuzzer/artifacts.rs`)
+/// cannot rebuild.
+pub(crate) fn mutation_is_replayable<T: Mutate>() -> bool {
+    let mut fingerprint = Fingerprint::new();
+    T::fingerprint(&mut fingerprint);
+    !fingerprint.order_dependent
 }
 
 impl Default for Fingerprint {
@@ -83,7 +96,14 @@ impl Fingerprint {
         Fingerprint {
             state: Self::OFFSET,
             open: Vec::new(),
+            order_dependent: false,
         }
+    }
+
+    /// Marks the type described as one whose mutation depends on its iteration order, which
+    /// differs between equal values (hash tables with a random hasher).
+    pub(crate) fn mark_order_dependent(&mut self) {
+        self.order_dependent = true;
     }
 
     fn write_bytes(&mut self, bytes: &[u8]) {
@@ -142,7 +162,17 @@ impl Fingerprint {
     /// # let _ = f.finish();
     /// ```
     pub fn nominal<T: ?Sized>(&mut self, name: &str, describe: impl FnOnce(&mut Self)) {
-        let key = core::any::type_name::<T>();
+        let mut describe = Some(describe);
+        self.nominal_key(core::any::type_name::<T>(), name, &mut |f| {
+            if let Some(describe) = describe.take() {
+                describe(f);
+            }
+        });
+    }
+
+    /// [`nominal`](Self::nominal) for the type named `key`: not generic, so every derived type
+    /// shares one copy of it (only the small wrapper above is compiled per type).
+    fn nominal_key(&mut self, key: &'static str, name: &str, describe: &mut dyn FnMut(&mut Self)) {
         if let Some(position) = self.open.iter().rposition(|&open| open == key) {
             self.name("<recursion>");
             self.write_usize(self.open.len() - position);

@@ -63,6 +63,10 @@ const WORKER_VAR: &str = "__TYPEFUZZ_WORKER";
 const DIR_VAR: &str = "__TYPEFUZZ_WORKER_DIR";
 /// The shared corpus directory.
 const CORPUS_VAR: &str = "__TYPEFUZZ_WORKER_CORPUS";
+/// Set when the shared corpus directory is the one the engine keeps for the test by itself
+/// ([`Config::keep_seeds`]), which workers replay within a budget and minimize like any run
+/// (see `corpus::disk`); unset for a directory the user named or a temporary one.
+const KEPT_VAR: &str = "__TYPEFUZZ_WORKER_CORPUS_KEPT";
 
 /// How often a worker publishes its statistics and imports the others' seeds.
 const SYNC_INTERVAL: Duration = Duration::from_secs(1);
@@ -154,11 +158,12 @@ impl Parent {
     ) -> Report<T> {
         let started = Instant::now();
         let dir = work_dir();
+        let kept = config.corpus.is_none() && config.corpus_path::<T>().is_some();
         let corpus = config
             .corpus_path::<T>()
             .unwrap_or_else(|| dir.join("corpus"));
         let seed = config.seed.unwrap_or_else(crate::fuzzer::random_seed);
-        let mut workers = match self.spawn(&dir, &corpus, seed) {
+        let mut workers = match self.spawn(&dir, &corpus, kept, seed) {
             Ok(workers) => workers,
             Err(why) => {
                 eprintln!("typefuzz: could not start workers ({why}); running in this process");
@@ -222,14 +227,26 @@ impl Parent {
     }
 
     /// Starts the workers, their output going to `<dir>/worker-<index>.log`.
-    fn spawn(&self, dir: &Path, corpus: &Path, seed: u64) -> std::io::Result<Vec<Running>> {
+    fn spawn(
+        &self,
+        dir: &Path,
+        corpus: &Path,
+        kept: bool,
+        seed: u64,
+    ) -> std::io::Result<Vec<Running>> {
         fs::create_dir_all(dir)?;
         fs::create_dir_all(corpus)?;
         let exe = std::env::current_exe()?;
         let mut workers: Vec<Running> = Vec::with_capacity(self.jobs);
         for index in 0..self.jobs {
             let log = File::create(log_path(dir, index))?;
-            let spawned = Command::new(&exe)
+            let mut command = Command::new(&exe);
+            if kept {
+                command.env(KEPT_VAR, "1");
+            } else {
+                command.env_remove(KEPT_VAR);
+            }
+            let spawned = command
                 .args([self.test.as_str(), "--exact", "--include-ignored"])
                 .args(["--test-threads=1", "--nocapture"])
                 .env(
@@ -388,6 +405,8 @@ pub(crate) struct Worker {
     seed: u64,
     dir: PathBuf,
     corpus: PathBuf,
+    /// Whether `corpus` is the test's kept directory ([`KEPT_VAR`]).
+    kept: bool,
     /// The test count at which to look at the clock again.
     check_at: u64,
     next_sync: Instant,
@@ -406,6 +425,7 @@ impl Worker {
             seed,
             dir: std::env::var_os(DIR_VAR)?.into(),
             corpus: std::env::var_os(CORPUS_VAR)?.into(),
+            kept: std::env::var_os(KEPT_VAR).is_some(),
             check_at: SYNC_CHECK_EVERY,
             next_sync: Instant::now() + SYNC_INTERVAL,
         })
@@ -419,7 +439,10 @@ impl Worker {
         config.cases = share(config.cases);
         config.max_tests = config.max_tests.map(share);
         config.max_discards = config.max_discards.map(share);
-        config.corpus = Some(self.corpus.clone());
+        if !self.kept {
+            // The kept directory is the one `Config::corpus_path` finds in the worker too.
+            config.corpus = Some(self.corpus.clone());
+        }
         config.progress = Some(false);
         config
     }
@@ -635,6 +658,7 @@ mod tests {
             seed: 12,
             dir: PathBuf::from("d"),
             corpus: PathBuf::from("c"),
+            kept: false,
             check_at: 0,
             next_sync: Instant::now(),
         };
@@ -652,6 +676,15 @@ mod tests {
         );
         assert_eq!((mine.seed, mine.jobs), (Some(12), 1));
         assert_eq!(mine.corpus.as_deref(), Some(Path::new("c")));
+        let kept = Worker {
+            kept: true,
+            ..worker
+        };
+        assert_eq!(
+            kept.config(&config).corpus,
+            None,
+            "the kept directory is found by name, and kept within its budget"
+        );
     }
 
     #[test]

@@ -131,11 +131,16 @@ fn hang_child() {
         .with_seed(3)
         .with_test_timeout(Duration::from_millis(200))
         .with_regressions(PathBuf::from(dir).join("regressions.txt"));
+    // With TYPEFUZZ_HOSTILE_HANG_LATE, only once seeds are mutated: a mutant hangs, whose
+    // crash guard holds a recipe (its seed and mutation) that the watchdog rebuilds.
+    let late = std::env::var_os("TYPEFUZZ_HOSTILE_HANG_LATE").is_some();
+    let calls = std::sync::atomic::AtomicU64::new(0);
     check(
         &config,
         |cx| cx.generate::<u8>(),
         |x| {
-            if *x >= 200 {
+            let call = calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if *x >= 200 && (!late || call > 100) {
                 loop {
                     std::thread::sleep(Duration::from_millis(10));
                 }
@@ -147,12 +152,24 @@ fn hang_child() {
 
 #[test]
 fn a_hang_is_reported_with_its_input_saved_and_the_process_ends() {
-    let dir = scratch("hang");
-    let output = Command::new(std::env::current_exe().unwrap())
+    a_hang_is_saved(false);
+}
+
+#[test]
+fn a_hanging_mutant_is_rebuilt_from_its_recipe_and_saved() {
+    a_hang_is_saved(true);
+}
+
+fn a_hang_is_saved(late: bool) {
+    let dir = scratch(if late { "late-hang" } else { "hang" });
+    let mut child = Command::new(std::env::current_exe().unwrap());
+    child
         .args(["hang_child", "--exact", "--nocapture", "--test-threads=1"])
-        .env("TYPEFUZZ_HOSTILE_HANG_DIR", &dir)
-        .output()
-        .unwrap();
+        .env("TYPEFUZZ_HOSTILE_HANG_DIR", &dir);
+    if late {
+        child.env("TYPEFUZZ_HOSTILE_HANG_LATE", "1");
+    }
+    let output = child.output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         output.status.code(),
@@ -179,4 +196,5 @@ fn a_hang_is_reported_with_its_input_saved_and_the_process_ends() {
     let input: u8 = codec::from_bytes(&std::fs::read(&hangs[0]).unwrap());
     assert!(input >= 200, "the saved input is the hanging one: {input}");
     assert!(stderr.contains(&format!("input: {input}")), "{stderr}");
+    assert_eq!(stderr.contains("rebuilt from its seed"), late, "{stderr}");
 }

@@ -14,7 +14,10 @@ use typefuzz_fuzz::shapes::Expr;
 fn deep(choices: &[u8], depth: usize) -> Expr {
     let mut value = Expr::Num(i32::from(choices.first().copied().unwrap_or(0)));
     for level in 0..depth {
-        let choice = choices.get(level % choices.len().max(1)).copied().unwrap_or(0);
+        let choice = choices
+            .get(level % choices.len().max(1))
+            .copied()
+            .unwrap_or(0);
         value = match choice % 3 {
             0 => Expr::Neg(Box::new(value)),
             1 => Expr::Add(Box::new(value), Box::new(Expr::Num(i32::from(choice)))),
@@ -49,7 +52,10 @@ fn encode(value: &Expr) -> Encoder {
 fuzz_target!(|data: &[u8]| {
     let value = deep(data, 10_000);
     let encoded = encode(&value);
-    assert!(encoded.is_truncated(), "10,000 levels exceed the codec's bound");
+    assert!(
+        encoded.is_truncated(),
+        "10,000 levels exceed the codec's bound"
+    );
     let decoded: Expr = from_bytes(encoded.as_bytes());
     let again = encode(&decoded);
     assert_eq!(again.as_bytes(), encoded.as_bytes(), "canonical");
@@ -59,5 +65,9 @@ fuzz_target!(|data: &[u8]| {
     let shallow = deep(data, Decoder::MAX_DEPTH / 2);
     let encoded = encode(&shallow);
     assert!(!encoded.is_truncated());
-    assert_eq!(from_bytes::<Expr>(encoded.as_bytes()), shallow, "round trip");
+    assert_eq!(
+        from_bytes::<Expr>(encoded.as_bytes()),
+        shallow,
+        "round trip"
+    );
 });

@@ -69,13 +69,23 @@ typefuzz::fuzz_target!(|file: RegressionText| {
     assert!(report.failure.is_some());
     let after = std::fs::read(path()).expect("the file is still there");
     if unreadable {
-        assert_eq!(after, bytes, "a file the engine cannot read is never overwritten");
+        assert_eq!(
+            after, bytes,
+            "a file the engine cannot read is never overwritten"
+        );
     }
     let mut replayed_after: HashMap<Vec<u8>, usize> = HashMap::new();
-    check(&config, |cx| cx.generate::<Vec<u8>>(), |value: &Vec<u8>| {
-        *replayed_after.entry(value.clone()).or_default() += 1;
-    });
+    check(
+        &config,
+        |cx| cx.generate::<Vec<u8>>(),
+        |value: &Vec<u8>| {
+            *replayed_after.entry(value.clone()).or_default() += 1;
+        },
+    );
     for value in wanted.keys() {
-        assert!(replayed_after.contains_key(value), "entry {value:?} was lost");
+        assert!(
+            replayed_after.contains_key(value),
+            "entry {value:?} was lost"
+        );
     }
 });

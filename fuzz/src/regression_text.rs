@@ -76,7 +76,8 @@ impl RegressionText {
                         let raw = one_line(raw);
                         text.push_str(&raw);
                         let header = raw.trim_end();
-                        header == "# typefuzz regressions v1" || header == "# typefuzz regressions v2"
+                        header == "# typefuzz regressions v1"
+                            || header == "# typefuzz regressions v2"
                     }
                 };
                 // Empty files hold no entries and may be written.

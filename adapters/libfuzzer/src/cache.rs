@@ -16,6 +16,8 @@
 use typefuzz_engine::codec::{from_bytes, Encoder};
 use typefuzz_engine::Mutate;
 
+use crate::cmplog::Substitutions;
+
 /// How many recently decoded inputs are kept, direct-mapped by a hash of their bytes.
 const RECENT_SLOTS: usize = 256;
 
@@ -64,6 +66,11 @@ pub struct InputCache<T> {
     pub(crate) spare: Option<T>,
     /// The buffer crossover splices two encodings in.
     pub(crate) splice: Vec<u8>,
+    /// Whether `last` is the input the property ran on last, so that the comparison table
+    /// holds its comparisons (see [`cmplog`](crate::cmplog)).
+    pub(crate) last_ran: bool,
+    /// CmpLog substitutions' reused buffer.
+    pub(crate) substitutions: Substitutions,
 }
 
 impl<T> InputCache<T> {
@@ -79,6 +86,8 @@ impl<T> InputCache<T> {
             encoder: Encoder::new(),
             spare: None,
             splice: Vec::new(),
+            last_ran: false,
+            substitutions: Substitutions::new(),
         }
     }
 }
@@ -91,22 +100,39 @@ impl<T> Default for InputCache<T> {
 
 impl<T: Mutate> InputCache<T> {
     /// The value `bytes` decode to, for the property to consume: a clone of the last mutant
-    /// when `bytes` are its encoding (the usual case under libFuzzer), else decoded.
+    /// when `bytes` are its encoding (the usual case under libFuzzer), else decoded and kept as
+    /// the last input (libFuzzer mutates the input it ran next). Either way the property is
+    /// about to run on it, so its comparisons will describe the last input.
     ///
     /// ```
     /// let mut inputs = typefuzz_libfuzzer::InputCache::<u16>::new();
     /// assert_eq!(inputs.value_of(&[2, 1]), 0x0102);
     /// ```
     pub fn value_of(&mut self, bytes: &[u8]) -> T {
-        match &self.last {
+        self.last_ran = true;
+        match &mut self.last {
             Some(last) if last.bytes == bytes => last.value.clone(),
-            _ => from_bytes(bytes),
+            Some(last) => {
+                last.value = from_bytes(bytes);
+                last.bytes.clear();
+                last.bytes.extend_from_slice(bytes);
+                last.value.clone()
+            }
+            None => {
+                let value: T = from_bytes(bytes);
+                self.last = Some(Entry {
+                    bytes: bytes.to_vec(),
+                    value: value.clone(),
+                });
+                value
+            }
         }
     }
 
     /// Remembers `value` as the last input written; its encoding is in `self.encoder`. The
     /// value it replaces becomes the spare.
     pub(crate) fn remember_last(&mut self, value: T) {
+        self.last_ran = false;
         if self.encoder.is_truncated() {
             // These bytes decode to a smaller value than `value`: not a valid entry.
             self.spare = Some(value);

@@ -107,6 +107,9 @@
 //!   avoid them: the decoder tests for the end of its input by pointer (which `trace-compares`
 //!   does not hook), and the cache decodes an input about once per seed instead of three times
 //!   per execution.
+//! - *With typed CmpLog on* (see below), the comparison hooks the mutator and the crossover
+//!   reach skip libFuzzer's side while they run: they cost the recording only, and keep the
+//!   mutator's own comparisons out of libFuzzer's tables.
 //! - *No opt-out on stable.* There is no stable way to leave one crate or function out of the
 //!   instrumentation: per-package `rustflags` in a Cargo profile need the nightly
 //!   `profile-rustflags` feature, `#[coverage(off)]` is nightly and concerns
@@ -116,6 +119,16 @@
 //!   `cargo fuzz build --no-trace-compares` removes the hooks everywhere, which also blinds
 //!   `-use_value_profile=1` in your own code: a trade only a target without constant
 //!   comparisons should make.
+//!
+//! # Typed CmpLog
+//!
+//! With a `build.rs` in the fuzz crate that links the typed targets with `-Wl,--wrap` for
+//! libFuzzer's comparison hooks (Linux; the script is in the [`cmplog`] module docs and in the
+//! repository's `fuzz/build.rs`), the operands of the comparisons the property makes are written
+//! back into the input's typed leaves, as `cargo typefuzz test --trace-compares` does: a matched
+//! enum variant becomes the variant the comparison wanted, an integer field the constant it was
+//! compared with. libFuzzer still sees every comparison (value profile, its own tables). The target
+//! says `typefuzz: CmpLog on` at start; `TYPEFUZZ_CMPLOG=0` turns the substitutions off.
 //!
 //! # More than one core, more than one machine
 //!
@@ -138,11 +151,13 @@
 #![deny(missing_docs)]
 
 mod cache;
+pub mod cmplog;
 mod crossover;
 mod mutator;
 mod target;
 
 pub use cache::InputCache;
+pub use cmplog::{CMPLOG_ONE_IN, WRAPPED_HOOKS};
 pub use crossover::crossover;
 pub use libfuzzer_sys::Corpus;
 pub use mutator::{mutate, BYTE_MUTATION_ONE_IN};
@@ -151,6 +166,7 @@ pub use target::{initialize, run, test_input};
 /// What the expansion of [`fuzz_target!`] calls. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::cmplog::{fuzzing, record, record_switch};
     pub use libfuzzer_sys;
 
     /// The per-thread [`InputCache`](crate::InputCache) `fuzz_target!` declares.
@@ -176,22 +192,40 @@ pub mod __private {
     ///
     /// # Safety
     /// libFuzzer's contract: `data` is valid for reads and writes of `max(size, max_size)` bytes.
-    pub unsafe fn custom_mutator<T: typefuzz_engine::Mutate>(
+    pub unsafe fn custom_mutator<T, R>(
         inputs: &'static Inputs<T>,
         data: *mut u8,
         size: usize,
         max_size: usize,
         seed: u32,
-    ) -> usize {
+        property: impl FnOnce(T) -> R,
+    ) -> usize
+    where
+        T: typefuzz_engine::Mutate + std::fmt::Debug,
+        R: typefuzz_engine::IntoOutcome,
+    {
         // libFuzzer may call with `size > max_size` when it shrinks the length limit; the buffer
         // holds the larger of the two (libfuzzer-sys's `fuzz_mutator!` relies on the same).
         let capacity = size.max(max_size);
         // SAFETY: see the function's contract.
         let data = unsafe { std::slice::from_raw_parts_mut(data, capacity) };
+        let _mutating = crate::cmplog::Mutating::enter();
+        // Typed CmpLog may run the property once on a corpus input to log its comparisons.
+        let mut property = Some(property);
+        let mut run = |value: T, bytes: &[u8]| {
+            if let Some(property) = property.take() {
+                crate::target::run_value(value, bytes, property);
+            }
+        };
         inputs.with(|inputs| {
-            inputs
-                .borrow_mut()
-                .mutate(data, size, max_size, seed, libfuzzer_sys::fuzzer_mutate)
+            inputs.borrow_mut().mutate_with(
+                data,
+                size,
+                max_size,
+                seed,
+                libfuzzer_sys::fuzzer_mutate,
+                Some(&mut run),
+            )
         })
     }
 
@@ -219,6 +253,7 @@ pub mod __private {
                 std::slice::from_raw_parts_mut(out, max_out_size),
             )
         };
+        let _mutating = crate::cmplog::Mutating::enter();
         inputs.with(|inputs| inputs.borrow_mut().crossover(first, second, out, seed))
     }
 
@@ -296,6 +331,10 @@ macro_rules! fuzz_target {
     };
     (@expand $init:expr, $ty:ty, $property:expr) => {
         const _: () = {
+            // Typed CmpLog: set with the link arguments by the fuzz crate's build script.
+            #[cfg(typefuzz_cmplog)]
+            $crate::__wrap_comparison_hooks!();
+
             ::std::thread_local! {
                 /// Decoded inputs kept between libFuzzer's calls (see `InputCache`).
                 static INPUTS: ::core::cell::RefCell<$crate::InputCache<$ty>> =
@@ -332,12 +371,13 @@ macro_rules! fuzz_target {
             ) -> usize {
                 // SAFETY: libFuzzer passes a buffer of `max(size, max_size)` bytes.
                 unsafe {
-                    $crate::__private::custom_mutator::<$ty>(
+                    $crate::__private::custom_mutator::<$ty, _>(
                         &INPUTS,
                         data,
                         size,
                         max_size,
                         seed as u32,
+                        $property,
                     )
                 }
             }

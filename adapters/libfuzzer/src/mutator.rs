@@ -6,6 +6,7 @@ use typefuzz_engine::codec::to_bytes;
 use typefuzz_engine::{Context, Mutate};
 
 use crate::cache::{lookup, InputCache};
+use crate::cmplog::SeedRun;
 
 /// One call in this many goes to libFuzzer's own byte mutator instead of the typed one.
 ///
@@ -107,12 +108,27 @@ impl<T: Mutate> InputCache<T> {
         size: usize,
         max_size: usize,
         seed: u32,
+        byte_mutator: impl FnMut(&mut [u8], usize, usize) -> usize,
+    ) -> usize {
+        self.mutate_with(data, size, max_size, seed, byte_mutator, None)
+    }
+
+    /// [`mutate`](InputCache::mutate), with the property for typed CmpLog: `run` runs it on a
+    /// corpus input to log its comparisons ([`cmplog`](crate::cmplog)).
+    pub(crate) fn mutate_with(
+        &mut self,
+        data: &mut [u8],
+        size: usize,
+        max_size: usize,
+        seed: u32,
         mut byte_mutator: impl FnMut(&mut [u8], usize, usize) -> usize,
+        run: Option<SeedRun<'_, T>>,
     ) -> usize {
         let size = size.min(data.len());
         let max_size = max_size.min(data.len());
         let typed = with_context(seed, |cx| {
-            !cx.chance(1, BYTE_MUTATION_ONE_IN) && self.write_mutant(&data[..size], max_size, cx)
+            !cx.chance(1, BYTE_MUTATION_ONE_IN)
+                && self.write_mutant(&data[..size], max_size, cx, run)
         });
         if !typed {
             return byte_mutator(data, size, max_size);
@@ -124,14 +140,34 @@ impl<T: Mutate> InputCache<T> {
 
     /// Encodes a typed mutant of the value `bytes` decode to into `self.encoder`, if one fits
     /// in `max_size` bytes, and remembers it as the last input.
-    fn write_mutant(&mut self, bytes: &[u8], max_size: usize, cx: &mut Context) -> bool {
+    fn write_mutant(
+        &mut self,
+        bytes: &[u8],
+        max_size: usize,
+        cx: &mut Context,
+        mut run: Option<SeedRun<'_, T>>,
+    ) -> bool {
+        // The comparison table describes `bytes` when they are the input the property ran last.
+        let ran = self.last_ran && self.last.as_ref().is_some_and(|last| last.bytes == bytes);
         let original = lookup(&self.last, &mut self.recent, bytes);
         let mut mutant = Self::copy_into_spare(&mut self.spare, original);
         for attempt in 0..FIT_ATTEMPTS {
             if attempt > 0 {
                 mutant.clone_from(original);
             }
-            cx.mutate(&mut mutant);
+            // CmpLog: from the comparisons of the input the property just ran on, or, for an
+            // input from the corpus (a chain's start), from a run of its own.
+            let substituted = attempt == 0
+                && match (ran, &mut run) {
+                    (true, _) => self.substitutions.mutate(&mut mutant, cx),
+                    (false, Some(run)) => {
+                        self.substitutions.mutate_seed(bytes, &mut mutant, cx, *run)
+                    }
+                    (false, None) => false,
+                };
+            if !substituted {
+                cx.mutate(&mut mutant);
+            }
             self.encoder.clear();
             mutant.encode(&mut self.encoder);
             if self.encoder.as_bytes().len() <= max_size {

@@ -9,6 +9,8 @@ use std::panic;
 use std::sync::{Once, OnceLock};
 
 use libfuzzer_sys::Corpus;
+
+use crate::cmplog;
 use typefuzz_engine::codec::from_bytes;
 use typefuzz_engine::{run_once, Discarded, IntoOutcome, Mutate, Verdict};
 
@@ -47,13 +49,22 @@ pub fn run<T: Mutate, R: IntoOutcome>(bytes: &[u8], property: impl FnOnce(T) -> 
 }
 
 /// [`run`] on `value`, which `bytes` decode to.
-fn run_value<T: Mutate, R: IntoOutcome>(
+pub(crate) fn run_value<T: Mutate, R: IntoOutcome>(
     value: T,
     bytes: &[u8],
     property: impl FnOnce(T) -> R,
 ) -> Corpus {
     CURRENT_INPUT.with(|current| current.set(Some((bytes.as_ptr(), bytes.len()))));
-    let verdict = run_once(|| property(value));
+    cmplog::begin_execution();
+    let verdict = run_once(|| {
+        let returned = property(value);
+        // Right as the property returns: what runs after it is not the input's doing.
+        cmplog::end_execution();
+        returned
+    });
+    if !matches!(verdict, Verdict::Pass) {
+        cmplog::forget_execution();
+    }
     CURRENT_INPUT.with(|current| current.set(None));
     match verdict {
         Verdict::Pass => Corpus::Keep,
@@ -119,6 +130,11 @@ pub fn initialize<T: Mutate + Debug>() {
                 return;
             }
             print_current_input::<T>();
+            let seed_runs = cmplog::seed_runs();
+            if seed_runs > 0 {
+                // libFuzzer's execution count does not include these.
+                eprintln!("typefuzz: CmpLog seed runs: {seed_runs}");
+            }
             previous(info);
             std::process::abort();
         }));
@@ -126,6 +142,12 @@ pub fn initialize<T: Mutate + Debug>() {
             "typefuzz: typed mutator and crossover for `{}` (codec bytes)",
             type_name::<T>()
         );
+        match cmplog::status() {
+            Ok(()) => {
+                eprintln!("typefuzz: CmpLog on (comparison operands substituted into typed leaves)")
+            }
+            Err(why) => eprintln!("typefuzz: CmpLog off: {why}"),
+        }
     });
 }
 

@@ -8,8 +8,9 @@
 //! is a value the strategy can produce — for every combinator (`prop_map`, `prop_oneof!`,
 //! `collection::vec`, regex strings, `prop_recursive`, `prop_filter`), with no projection and no
 //! `Mutate` impl for the value's type. This is Hypothesis' choice-sequence design, on proptest's
-//! random stream. Values whose strategy derived a second stream (unions do) are kept as a seed
-//! instead of bytes; see [`Recording`].
+//! random stream. Values that derived more than 4 streams (unions derive one per arm before
+//! the one they pick) or read a derived stream are kept as a seed instead of bytes; see
+//! [`Recording`].
 //!
 //! # Draw-aware mutation
 //!
@@ -62,9 +63,10 @@ use chacha20::ChaCha20Rng;
 // this proptest has is used, the other is an empty alias or has no such method.
 #[allow(unused_imports, deprecated)]
 use proptest::prelude::{Rng as _, RngCore as _};
-use proptest::strategy::Strategy;
+use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
 use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::feedback::structure::{mix, token, Structure};
 use typefuzz_engine::fingerprint::Fingerprint;
 use typefuzz_engine::{Context, Mutate, Operator};
 
@@ -74,11 +76,16 @@ const WORD: usize = 4;
 const MAX_SPAN: usize = 8;
 /// Sequences kept per thread for splicing.
 const DONORS: usize = 64;
-/// Boundary words: a range's low end, just above it, its middle, its high end, and the bit
-/// patterns next to the sign bit.
-const INTERESTING: [u32; 8] = [
+/// Boundary words: a range's low end, just above it, its middle, its high end, the bit
+/// patterns next to the sign bit, and the same for the 8- and 16-bit integers that keep a
+/// word's low bits (`any::<i8>()` reads `0x80` as `i8::MIN`).
+const INTERESTING: [u32; 12] = [
     0,
     1,
+    0x7f,
+    0x80,
+    0x7fff,
+    0x8000,
     0x4000_0000,
     0x7fff_ffff,
     0x8000_0000,
@@ -86,6 +93,19 @@ const INTERESTING: [u32; 8] = [
     u32::MAX - 1,
     u32::MAX,
 ];
+/// Boundary values of a 64-bit draw (`any::<u64>()`, `usize`, `i64`, `f64` read two words,
+/// low word first): a boundary needs both words at once, which two word mutations rarely make.
+const INTERESTING_64: [u64; 8] = [
+    0,
+    1,
+    u32::MAX as u64,
+    1 << 32,
+    i64::MAX as u64,
+    i64::MIN as u64,
+    u64::MAX - 1,
+    u64::MAX,
+];
+
 /// What the stream reads after the recorded bytes. A pass-through stream reads zeros once its
 /// bytes run out, but rand's unbiased range samplers (Lemire's method) reject a zero word for
 /// every range that is not a power of two and draw again, forever. The word 1 is accepted by
@@ -100,9 +120,25 @@ const FILLER: u32 = 1;
 /// more than their seed did (16 KiB at least: the copy is paid on every replay); a value
 /// drawing more than this reads zeros past it, which rand's range samplers may redraw forever
 /// (the engine then reports a hang).
-fn padded_len(recorded: usize) -> usize {
-    (recorded * 16 + 1024).max(16 * 1024)
+///
+/// Every stream the value derives halves what is left of its own (see [`Recording`]), so a
+/// value that derived `derived` streams while it was recorded gets `2^(derived + 2)` times its
+/// needs: room for its own derives and two more of a mutant's (a union arm picked later).
+fn padded_len(recorded: usize, derived: u8) -> usize {
+    let base = (recorded * 16 + 1024).max(16 * 1024);
+    if derived == 0 {
+        return base;
+    }
+    base.max((recorded * 2 + 512) << (u32::from(derived) + 2))
 }
+
+/// Most derived streams a value may draw and still be kept as bytes (a union of `n` arms
+/// derives up to `n - 1`); a value that derived more is kept as its seed (see [`Recording`]).
+/// The bound keeps [`padded_len`] (copied on every replay) below ~100 KiB for typical values.
+const MAX_BYTES_DERIVED: u8 = 4;
+
+/// Words of a sequence the structure feedback observes (see [`Choices::visit_structure`]).
+const OBSERVED_WORDS: usize = 64;
 
 /// Candidates of each kind in one shrink list.
 const SHRINK_PER_KIND: usize = 16;
@@ -136,6 +172,9 @@ fn growth_limit() -> usize {
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Choices {
     bytes: Vec<u8>,
+    /// Streams the value derived while it was recorded (unions derive one per arm before the
+    /// picked one, and never read them while building the value): sizes the replay's padding.
+    derived: u8,
     /// `Some((seed, skip))`: not replayed from the bytes but from a ChaCha stream seeded with
     /// `seed`, after `skip` words (see [`Recording`]); mutated by regeneration only.
     seeded: Option<([u8; 32], u32)>,
@@ -151,6 +190,7 @@ impl Choices {
     pub fn new(bytes: Vec<u8>) -> Self {
         Choices {
             bytes,
+            derived: 0,
             seeded: None,
         }
     }
@@ -227,7 +267,7 @@ impl Choices {
             data.extend_from_slice(&self.bytes);
             // Whole filler words after the bytes, copied from a pattern kept per thread (this
             // runs on every mutant).
-            let filler = padded_len(self.bytes.len()) - self.bytes.len();
+            let filler = padded_len(self.bytes.len(), self.derived) - self.bytes.len();
             FILLER_PATTERN.with(|pattern| {
                 let mut pattern = pattern.borrow_mut();
                 let words = filler.div_ceil(WORD);
@@ -239,6 +279,19 @@ impl Choices {
             TestRng::from_seed(RngAlgorithm::PassThrough, &data)
         });
         strategy.new_tree(&mut Self::runner(config, rng))
+    }
+
+    /// Whether replaying these bytes builds the value `tree` holds (compared by `Debug`, which
+    /// every proptest value has).
+    fn replays_to<S: Strategy>(
+        &self,
+        strategy: &S,
+        tree: &S::Tree,
+        config: &ProptestConfig,
+    ) -> bool {
+        self.replay(strategy, config).is_ok_and(|replayed| {
+            format!("{:?}", replayed.current()) == format!("{:?}", tree.current())
+        })
     }
 
     /// Makes this sequence available for splicing into other sequences mutated on this thread
@@ -362,8 +415,10 @@ impl Choices {
 /// rand's range samplers then redraw zeros forever). A recording detects derived streams: the
 /// recorder does not record the 32 bytes each one takes from the ChaCha stream, so the word the
 /// stream produces next is found further on in a reference stream of the same seed. A value
-/// that derived a stream is kept as its seed and position instead of its bytes: replayed
-/// exactly from ChaCha, mutated by regeneration only, shrunk by proptest's value tree.
+/// that derived at most 4 streams and never read them (a union's unpicked arms) is kept as its
+/// bytes, replayed with padding sized to its derives; any other value that derived a stream is
+/// kept as its seed and position instead: replayed exactly from ChaCha, mutated by
+/// regeneration only, shrunk by proptest's value tree.
 ///
 /// ```
 /// use proptest::prelude::*;
@@ -446,28 +501,44 @@ impl Recording {
         let before = self.derived;
         let tree = strategy.new_tree(&mut self.runner)?;
         let mut bytes = self.settle_at();
-        let choices = match (before, self.derived) {
-            (Some(a), Some(b)) if a == b => {
+        if let (Some(a), Some(b)) = (before, self.derived) {
+            // `derived` counts 32-byte steps of the ChaCha stream; a derived stream takes
+            // `words_per_derive()` words of it.
+            let derived = ((b - a) * 32 / WORD).div_ceil(words_per_derive());
+            if derived <= usize::from(MAX_BYTES_DERIVED) {
                 bytes.drain(..start);
-                Choices::new(bytes)
+                let choices = Choices {
+                    bytes,
+                    derived: derived as u8,
+                    seeded: None,
+                };
+                // Streams a union derives for the arms it did not pick are never read while
+                // the value is built, so its bytes replay it; a stream the value did read
+                // (`prop_perturb`, `prop_flat_map`, shuffles) is not in the bytes, and the
+                // replay differs: checked once, here.
+                if derived == 0 || choices.replays_to(strategy, &tree, &self.config) {
+                    return Ok((tree, choices));
+                }
             }
-            (Some(a), _) if start % WORD == 0 => Choices {
-                bytes: Vec::new(),
-                seeded: Some((self.seed, ((start + 32 * a) / WORD) as u32)),
-            },
-            // The stream's position is lost: keep a fresh seed of the strategy instead.
-            _ => {
-                let mut seed = self.seed;
-                seed[0] ^= start as u8;
-                seed[1] ^= (start >> 8) as u8;
+            if start % WORD == 0 {
                 let choices = Choices {
                     bytes: Vec::new(),
-                    seeded: Some((seed, 0)),
+                    derived: 0,
+                    seeded: Some((self.seed, ((start + 32 * a) / WORD) as u32)),
                 };
-                let tree = choices.replay(strategy, &self.config)?;
                 return Ok((tree, choices));
             }
+        }
+        // The stream's position is lost: keep a fresh seed of the strategy instead.
+        let mut seed = self.seed;
+        seed[0] ^= start as u8;
+        seed[1] ^= (start >> 8) as u8;
+        let choices = Choices {
+            bytes: Vec::new(),
+            derived: 0,
+            seeded: Some((seed, 0)),
         };
+        let tree = choices.replay(strategy, &self.config)?;
         Ok((tree, choices))
     }
 
@@ -560,6 +631,25 @@ impl Reference {
     }
 }
 
+/// Words of the ChaCha stream a recording's derived stream takes for its seed (rand draws a
+/// `[u8; 32]` seed byte by byte, one word each, in the versions proptest uses; computed once per
+/// process, from a derive and the reference stream).
+fn words_per_derive() -> usize {
+    static WORDS: OnceLock<usize> = OnceLock::new();
+    *WORDS.get_or_init(|| {
+        let seed = [0x3c; 32];
+        let rng = TestRng::from_seed(RngAlgorithm::Recorder, &seed);
+        let mut runner = Choices::runner(&ProptestConfig::default(), rng);
+        let _ = runner.new_rng();
+        let next = runner.rng().next_u32();
+        let mut reference = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        (0..256)
+            .find(|_| reference.next_u32() == next)
+            .filter(|&words| words > 0)
+            .unwrap_or(32 / WORD)
+    })
+}
+
 /// Whether proptest's ChaCha stream is `chacha20::ChaCha20Rng`'s, word for word and after a
 /// seek (computed once per process).
 fn seekable() -> bool {
@@ -637,6 +727,8 @@ impl Mutate for Choices {
             grow,     // Insert: fresh words
             1,        // Truncate
             2 * grow, // Crossover: a span of another sequence
+            // Interesting64: a 64-bit boundary over two words
+            2 * u32::from(words >= 2),
         ];
         match cx.weighted(&weights) {
             Some(0) => {
@@ -696,6 +788,13 @@ impl Mutate for Choices {
                 cx.record(Operator::Truncate);
                 let keep = cx.below(words) * WORD;
                 self.bytes.truncate(keep);
+            }
+            Some(10) => {
+                cx.record(Operator::Interesting);
+                let index = cx.below(words - 1);
+                let value = INTERESTING_64[cx.below(INTERESTING_64.len())];
+                self.set_word(index, value as u32);
+                self.set_word(index + 1, (value >> 32) as u32);
             }
             _ => {
                 if !self.splice(cx) {
@@ -761,6 +860,39 @@ impl Mutate for Choices {
         out
     }
 
+    /// Draw-position classes: the value class of each of the first 64 words (zero, one, small,
+    /// boundaries, magnitudes: the classes of a `u32`) at its position, and the number of
+    /// words, so that a sequence with a boundary word at a new place is kept and mutated even
+    /// when nothing else gives feedback. A seeded sequence reports only that it is one.
+    ///
+    /// ```
+    /// use typefuzz::{Mutate, feedback::structure::Structure};
+    /// use typefuzz_proptest::choices::Choices;
+    /// let mut map = vec![0u64; Structure::MAP_WORDS];
+    /// Choices::new(vec![5, 0, 0, 0]).visit_structure(&mut Structure::new(&mut map));
+    /// let mut again = Structure::new(&mut map);
+    /// Choices::new(vec![6, 0, 0, 0]).visit_structure(&mut again);
+    /// assert_eq!(again.new_features(), 0, "5 and 6 are both small");
+    /// let mut boundary = Structure::new(&mut map);
+    /// Choices::new(vec![0xff; 4]).visit_structure(&mut boundary);
+    /// assert!(boundary.new_features() > 0, "u32::MAX at word 0 is new");
+    /// ```
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("typefuzz_proptest::choices::Choices");
+        const SEEDED: u64 = token("typefuzz_proptest::choices::Choices/seeded");
+        const LENGTH: u64 = token("typefuzz_proptest::choices::Choices/words");
+        if self.seeded.is_some() {
+            structure.node(SEEDED);
+            return;
+        }
+        structure.node(TYPE);
+        let words = self.words();
+        structure.child(LENGTH, 0, &words);
+        for index in 0..words.min(OBSERVED_WORDS) {
+            structure.child(mix(TYPE, index as u64), 0, &self.word(index));
+        }
+    }
+
     /// Versioned: inputs saved in an older encoding are never loaded as this one.
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("typefuzz_proptest::choices::Choices/v2");
@@ -769,7 +901,12 @@ impl Mutate for Choices {
     fn encode(&self, out: &mut Encoder) {
         match &self.seeded {
             None => {
-                out.write_byte(0);
+                if self.derived == 0 {
+                    out.write_byte(0);
+                } else {
+                    out.write_byte(2);
+                    out.write_byte(self.derived);
+                }
                 // `Vec<u8>`'s encoding (a length, then the bytes), written in one go: this runs
                 // on every test.
                 out.write_len(self.bytes.len());
@@ -784,8 +921,16 @@ impl Mutate for Choices {
     }
 
     fn decode(input: &mut Decoder<'_>) -> Self {
-        if input.read_byte() % 2 == 0 {
-            return Choices::new(Vec::decode(input));
+        match input.read_byte() % 3 {
+            0 => return Choices::new(Vec::decode(input)),
+            2 => {
+                let derived = input.read_byte() % (MAX_BYTES_DERIVED + 1);
+                return Choices {
+                    derived,
+                    ..Choices::new(Vec::decode(input))
+                };
+            }
+            _ => {}
         }
         let seed = input.read_array::<32>();
         // Positions past MAX_SKIP are not ones a recording produces: fold them in, so that a
@@ -793,6 +938,7 @@ impl Mutate for Choices {
         let skip = u32::from_le_bytes(input.read_array::<4>()) % MAX_SKIP;
         Choices {
             bytes: Vec::new(),
+            derived: 0,
             seeded: Some((seed, skip)),
         }
     }
@@ -841,10 +987,57 @@ mod tests {
     }
 
     #[test]
+    fn union_values_are_mutated_to_64_bit_boundaries() {
+        use proptest::prelude::*;
+        // Two unions (up to two derived streams each): kept as bytes, so mutation reaches the
+        // boundaries of a 64-bit draw, which regenerating the value would not in 2^64 tries.
+        let strategy = (
+            prop_oneof![Just(0usize), any::<usize>(), Just(1usize)],
+            prop_oneof![Just(0i64), Just(1i64), any::<i64>()],
+        );
+        let config = ProptestConfig::default();
+        let mut cx = Context::new(11);
+        let (mut max, mut min) = (false, false);
+        for seed in 0..20u8 {
+            let (tree, mut choices) = Choices::record(&strategy, &config, [seed; 32]).unwrap();
+            assert!(!choices.is_seeded(), "seed {seed}: {choices:?}");
+            assert_eq!(
+                choices.replay(&strategy, &config).unwrap().current(),
+                tree.current()
+            );
+            for _ in 0..500 {
+                choices.mutate(&mut cx);
+                let (n, i) = choices.replay(&strategy, &config).unwrap().current();
+                max |= n == usize::MAX;
+                min |= i == i64::MIN;
+            }
+        }
+        assert!(
+            max && min,
+            "usize::MAX reached: {max}, i64::MIN reached: {min}"
+        );
+    }
+
+    #[test]
+    fn values_that_read_a_derived_stream_stay_seeded() {
+        use proptest::prelude::*;
+        let config = ProptestConfig::default();
+        let perturbed = Just(()).prop_perturb(|(), mut rng| rng.next_u32());
+        let (_, choices) = Choices::record(&perturbed, &config, [5; 32]).unwrap();
+        assert!(choices.is_seeded());
+    }
+
+    #[test]
     fn codec_round_trips() {
         let c = Choices::new((0..=255).collect());
         let bytes = typefuzz_engine::codec::to_bytes(&c);
         assert_eq!(typefuzz_engine::codec::from_bytes::<Choices>(&bytes), c);
+        let derived = Choices { derived: 3, ..c };
+        let bytes = typefuzz_engine::codec::to_bytes(&derived);
+        assert_eq!(
+            typefuzz_engine::codec::from_bytes::<Choices>(&bytes),
+            derived
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::construct;
+use super::{construct, fresh_variant};
 use crate::ast::{Container, Field, Variant};
 
 pub fn expand(container: &Container) -> TokenStream {
@@ -42,24 +42,11 @@ pub fn expand(container: &Container) -> TokenStream {
             }}
         }
     };
-    let last = container.variants.len() - 1;
-    let arms = container
-        .variants
-        .iter()
-        .enumerate()
-        .map(|(index, variant)| {
-            let construct = construct_fresh(variant);
-            if index == last {
-                quote!(_ => #construct,)
-            } else {
-                quote!(#index => #construct,)
-            }
-        });
+    let fresh = fresh_variant(quote!(__variant), quote!(__size));
     quote! {
         let __size = __cx.size();
-        match #choose {
-            #(#arms)*
-        }
+        let __variant: ::core::primitive::usize = #choose;
+        #fresh
     }
 }
 

@@ -6,11 +6,11 @@
 //!
 //! ```text
 //! fn visit_leaves(&mut self, __leaves: &mut Leaves<'_>) {
-//!     let __index = match self { Self::A { .. } => 0usize, Self::B { .. } => 1usize };
+//!     let __index = <Self as __Variants>::__index(self);
 //!     if let Some(__variant) = __leaves.variant(__index as u64, 2u64) {
 //!         let __cx = __leaves.context();
 //!         let __size = __cx.size();
-//!         *self = match __variant as usize { 0usize => Self::A { .. fresh .. }, _ => Self::B {} };
+//!         *self = <Self as __Variants>::__fresh(__cx, __variant as usize, __size);
 //!         if __leaves.is_done() { return; } // else the payload's leaves are filled in too
 //!     }
 //!     match self { Self::A { 0: __field0 } => { <u8 as Mutate>::visit_leaves(__field0, __leaves); } ... }
@@ -20,32 +20,23 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{construct, generate::fresh_field, variant_index};
+use super::{fresh_variant, match_self, variant_index};
 use crate::ast::Container;
 
 pub fn expand(container: &Container) -> TokenStream {
     let switch = if container.is_enum {
         let index = variant_index(container, quote!(self));
         let count = container.variants.len() as u64;
-        let last = container.variants.len() - 1;
-        let arms = container
-            .variants
-            .iter()
-            .enumerate()
-            .map(|(index, variant)| {
-                let fresh = construct(variant, |field| fresh_field(variant, field));
-                if index == last {
-                    quote!(_ => #fresh,)
-                } else {
-                    quote!(#index => #fresh,)
-                }
-            });
+        let fresh = fresh_variant(
+            quote!(__variant as ::core::primitive::usize),
+            quote!(__size),
+        );
         quote! {
             let __index: ::core::primitive::usize = #index;
             if let ::core::option::Option::Some(__variant) = __leaves.variant(__index as ::core::primitive::u64, #count) {
                 let __cx = __leaves.context();
                 let __size = __cx.size();
-                *self = match __variant as ::core::primitive::usize { #(#arms)* };
+                *self = #fresh;
                 // A logged variant switch may also name the new variant's payload.
                 if __leaves.is_done() {
                     return;
@@ -55,10 +46,9 @@ pub fn expand(container: &Container) -> TokenStream {
     } else {
         TokenStream::new()
     };
-    let arms = container.variants.iter().map(|variant| {
+    let arms = match_self(container.variants.iter().map(|variant| {
         let pattern = variant.pattern();
-        let fields = variant
-            .active_fields()
+        let fields: Vec<TokenStream> = (variant.active_fields())
             .filter(|field| field.attrs.with.is_none())
             .map(|field| {
                 let binding = &field.binding;
@@ -69,13 +59,14 @@ pub fn expand(container: &Container) -> TokenStream {
                     }
                     <#ty as ::typefuzz::Mutate>::visit_leaves(#binding, __leaves);
                 }
-            });
-        quote!(#pattern => { #(#fields)* })
-    });
+            })
+            .collect();
+        (!fields.is_empty()).then(|| quote!(#pattern => { #(#fields)* }))
+    }));
     quote! {
         fn visit_leaves(&mut self, __leaves: &mut ::typefuzz::__private::Leaves<'_>) {
             #switch
-            match self { #(#arms)* }
+            #arms
         }
     }
 }

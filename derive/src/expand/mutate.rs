@@ -4,9 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::generate::fresh_field;
 use super::transition::{is_drop, is_superset, keeps_any, moved};
-use super::{construct, variant_index};
+use super::{fresh_variant, match_self, variant_index};
 use crate::ast::Container;
 
 /// The static candidate tables of one container.
@@ -65,19 +64,24 @@ pub fn expand(container: &Container) -> TokenStream {
     } else {
         quote!(0usize)
     };
-    let recursive_arms = container.variants.iter().map(|variant| {
+    let recursive_arms = match_self(container.variants.iter().map(|variant| {
+        variant.active_fields().next()?;
         let pattern = variant.pattern();
         let arms = variant.active_fields().enumerate().map(|(index, field)| {
             let binding = &field.binding;
             let ty = field.ty;
             let call = match &field.attrs.with {
-                Some(path) => quote_spanned!(field.ty_span()=> #path::mutate(#binding, __cx)),
-                None => quote_spanned!(field.ty_span()=> <#ty as ::typefuzz::Mutate>::mutate(#binding, __cx)),
+                Some(path) => quote_spanned! {field.ty_span()=>
+                    __cx.descend(__cx.size().saturating_sub(1), |__cx| #path::mutate(#binding, __cx))
+                },
+                None => quote_spanned! {field.ty_span()=>
+                    ::typefuzz::__private::mutate_field(#binding, __cx, <#ty as ::typefuzz::Mutate>::mutate)
+                },
             };
-            quote!(#index => __cx.descend(__cx.size().saturating_sub(1), |__cx| #call),)
+            quote!(#index => #call,)
         });
-        quote!(#pattern => match __k { #(#arms)* _ => {} },)
-    });
+        Some(quote!(#pattern => match __k { #(#arms)* _ => {} },))
+    }));
 
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
@@ -140,7 +144,7 @@ pub fn expand(container: &Container) -> TokenStream {
             ::core::option::Option::None => {}
             ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
                 __cx.record(::typefuzz::Operator::Recursive);
-                match self { #(#recursive_arms)* }
+                #recursive_arms
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);
@@ -162,14 +166,14 @@ pub fn expand(container: &Container) -> TokenStream {
 }
 
 /// `match (&mut *__this, __to) { (<from pattern>, <to>) => <moved fields> ... }` over the ordered
-/// pairs of distinct variants where `to` keeps a field of `from`, then one `(_, <to>)` arm per
-/// variant that builds it fresh, then `*__this = new`.
+/// pairs of distinct variants where `to` keeps a field of `from`, then a `_` arm that builds
+/// `__to` fresh (`__Variants::__fresh`), then `*__this = new`.
 ///
-/// The fresh arms serve every pair that keeps nothing (to or from a unit variant, between
+/// The fresh arm serves every pair that keeps nothing (to or from a unit variant, between
 /// variants with no field type in common), which is most of them: a 30-variant enum has 870
 /// ordered pairs, and one arm per pair made the expansion, and its compile time, quadratic.
 /// `__to` is never the current variant (the drop and grow tables leave it out), so the fresh
-/// arms never rebuild a value in place of itself.
+/// arm never rebuilds a value in place of itself.
 fn transition(container: &Container) -> TokenStream {
     let mut arms = Vec::new();
     for from in &container.variants {
@@ -182,16 +186,12 @@ fn transition(container: &Container) -> TokenStream {
             arms.push(quote!((#pattern, #to_index) => #value,));
         }
     }
-    let fresh = container.variants.iter().enumerate().map(|(to_index, to)| {
-        let value = construct(to, |field| fresh_field(to, field));
-        quote!((_, #to_index) => #value,)
-    });
+    let fresh = fresh_variant(quote!(__to), quote!(__size));
     quote! {
         let __size = ::typefuzz::__private::grow_size(__cx);
         let __new: Self = match (&mut *__this, __to) {
             #(#arms)*
-            #(#fresh)*
-            _ => return,
+            _ => #fresh,
         };
         ::typefuzz::__private::dispose(::core::mem::replace(__this, __new));
     }

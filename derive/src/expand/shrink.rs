@@ -8,8 +8,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::construct;
 use super::transition::{cloned, is_drop};
+use super::{construct, match_self, variant_index};
 use crate::ast::Container;
 
 pub fn expand(container: &Container) -> TokenStream {
@@ -19,18 +19,10 @@ pub fn expand(container: &Container) -> TokenStream {
         .any(|v| v.fields.iter().any(|f| f.recursive));
     let subterms =
         recursive_type.then(|| quote!(::typefuzz::__private::clone_descendants(self, &mut __out);));
-    let arms = container.variants.iter().enumerate().map(|(from_index, from)| {
+    let simpler = simpler(container);
+    let arms = match_self(container.variants.iter().map(|from| {
+        from.active_fields().next()?;
         let pattern = from.pattern();
-        let from_fields = from.active_fields().count();
-        let simpler = container.variants.iter().enumerate().filter_map(|(to_index, to)| {
-            let to_fields = to.active_fields().count();
-            let fewer = to_fields < from_fields && is_drop(from, to);
-            let earlier_unit = to_fields == 0 && from_fields == 0 && to_index < from_index;
-            (fewer || earlier_unit).then(|| {
-                let value = cloned(from, to);
-                quote!(__out.push(#value);)
-            })
-        });
         let field_shrinks = from.active_fields().map(|shrunk| {
             let binding = &shrunk.binding;
             let ty = shrunk.ty;
@@ -43,21 +35,22 @@ pub fn expand(container: &Container) -> TokenStream {
                 }
             });
             quote! {
-                let __candidates = __cx.descend(0, |__cx| <#ty as ::typefuzz::Mutate>::shrink(#binding, __cx));
-                for __candidate in __candidates {
-                    __out.push(#value);
-                }
+                ::typefuzz::__private::shrink_field(
+                    #binding,
+                    __cx,
+                    <#ty as ::typefuzz::Mutate>::shrink,
+                    &mut |__candidate| __out.push(#value),
+                );
             }
         });
-        quote! {
+        Some(quote! {
             #pattern => {
-                #(#simpler)*
                 if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
                     #(#field_shrinks)*
                 }
             }
-        }
-    });
+        })
+    }));
     // A value deeper than the mutation bound gets only its same-type subterms as candidates
     // (pushed first): each is at least one level shallower, so shrinking makes progress (one
     // clone per candidate, bounded by the shrink budget) without descending into fields level
@@ -82,7 +75,60 @@ pub fn expand(container: &Container) -> TokenStream {
         let mut __out = ::typefuzz::__private::Vec::new();
         #subterms
         #too_deep
-        match self { #(#arms)* }
+        #simpler
+        #arms
         __out
+    }
+}
+
+/// The simpler variants of the current one, in index order, from one table row per variant:
+/// the variants with fewer active fields that can be filled from the current one's (a drop),
+/// and for a variant without active fields the earlier such variants. Targets without active
+/// fields (most of them) come from `__Variants::__empty`; one match arm per pair builds those
+/// that take fields.
+fn simpler(container: &Container) -> TokenStream {
+    let variants = &container.variants;
+    let mut rows = Vec::new();
+    let mut taking = Vec::new();
+    let mut any_empty = false;
+    for (from_index, from) in variants.iter().enumerate() {
+        let from_fields = from.active_fields().count();
+        let mut row = Vec::new();
+        for (to_index, to) in variants.iter().enumerate() {
+            let to_fields = to.active_fields().count();
+            let fewer = to_fields < from_fields && is_drop(from, to);
+            let earlier_empty = to_fields == 0 && from_fields == 0 && to_index < from_index;
+            if !(fewer || earlier_empty) {
+                continue;
+            }
+            row.push(to_index);
+            if to_fields == 0 {
+                any_empty = true;
+            } else {
+                let pattern = from.pattern();
+                let value = cloned(from, to);
+                taking.push(quote!((#pattern, #to_index) => #value,));
+            }
+        }
+        rows.push(quote!(&[#(#row),*]));
+    }
+    if rows.is_empty() || (!any_empty && taking.is_empty()) {
+        return TokenStream::new();
+    }
+    let index = variant_index(container, quote!(self));
+    let fallback = if any_empty {
+        quote!(<Self as __Variants>::__empty(__to))
+    } else {
+        // Every target took fields: the table holds no other.
+        quote!(continue)
+    };
+    quote! {
+        const __SIMPLER: &[&[::core::primitive::usize]] = &[#(#rows),*];
+        for &__to in __SIMPLER[#index] {
+            __out.push(match (self, __to) {
+                #(#taking)*
+                _ => #fallback,
+            });
+        }
     }
 }

@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::match_self;
 use crate::ast::Container;
 
 pub fn expand(container: &Container) -> TokenStream {
@@ -15,17 +16,19 @@ pub fn expand(container: &Container) -> TokenStream {
         return TokenStream::new();
     }
     let body = |mutable: bool| {
-        let arms = container.variants.iter().map(|variant| {
+        // Arms only for the variants that can hold a subterm; the rest share `_`.
+        match_self(container.variants.iter().map(|variant| {
             let pattern = variant.pattern();
-            let visits = variant.active_fields().filter_map(|field| {
-                let binding = &field.binding;
-                container
-                    .self_type
-                    .visit(field.ty, quote!(#binding), mutable, 0)
-            });
-            quote!(#pattern => { #(#visits)* })
-        });
-        quote!(match self { #(#arms)* })
+            let visits: Vec<TokenStream> = (variant.active_fields())
+                .filter_map(|field| {
+                    let binding = &field.binding;
+                    container
+                        .self_type
+                        .visit(field.ty, quote!(#binding), mutable, 0)
+                })
+                .collect();
+            (!visits.is_empty()).then(|| quote!(#pattern => { #(#visits)* }))
+        }))
     };
     let shared = body(false);
     let exclusive = body(true);

@@ -40,6 +40,9 @@ pub(crate) struct Seed<T> {
     place: Place,
     /// The comparisons its run logged and the input-to-state candidates they offer, if any.
     pub(crate) comparisons: Option<Box<crate::feedback::cmplog::SeedComparisons>>,
+    /// Its codec bytes, when they decode back to it: the parent part of its mutants' recipes
+    /// (see `fuzzer/artifacts.rs`), shared with the call in flight without a copy.
+    pub(crate) bytes: Option<std::rc::Rc<[u8]>>,
 }
 
 /// The two lists of a [`Queue`].
@@ -79,6 +82,7 @@ impl<T> Seed<T> {
             size,
             place: Place::Fresh,
             comparisons: None,
+            bytes: None,
         }
     }
 

@@ -23,14 +23,16 @@
 //!
 //! # What it costs
 //!
-//! Every test pays one `memset` of the counters ([`reset`]) and one scan of them: eight counters
-//! per word, eight words per branch, so an untouched 64-byte block costs a few instructions. The
-//! scan zeroes each word it finds non-zero as it reports it, and the engine's own scan
-//! hands each hit straight to the feedback update (no buffer, no indirect call). The counters
-//! are kept as one range per instrumented module that registered a distinct one (a statically
-//! linked executable registers a single range for all its crates). What stays is the
-//! instrumentation itself: every edge of the code under test, *and* of typefuzz's generic loop
-//! code, which is compiled into the instrumented crate that calls it, increments a counter.
+//! Every test pays one clearing of the counters ([`reset`]) and one scan of them: 64 counters
+//! per block, read with vector loads and tested with one branch, so an untouched block costs a
+//! few instructions. The scan zeroes each word it finds non-zero as it reports it, and the
+//! engine's own scan hands each hit straight to the feedback update (no buffer, no indirect
+//! call). typefuzz's generic loop, its mutators and the derived `Mutate` impls are compiled
+//! into the instrumented crate that uses them, so they have counters too; when the executable
+//! says which function each counter belongs to (the PC table and v0 symbol names that
+//! `cargo typefuzz test` asks for), their counters are neither cleared nor read
+//! ([`counters_scanned`]), and only blocks holding a counter of other code are visited, through
+//! a mask. What stays is the instrumentation itself: every edge run increments a counter.
 //!
 //! With `cargo typefuzz test --trace-compares`, LLVM also reports every comparison whose one side
 //! is a constant (`x == 0x21`, `match` arms). This module turns the *distance* between the two
@@ -41,10 +43,21 @@
 //!
 //! # Threads
 //!
-//! The counters are process-global, like the instrumentation that writes them. `cargo test` runs
-//! tests on several threads: instrumented code run by *other* tests while a property runs shows
-//! up in that property's coverage as noise (never as a wrong verdict). Use
-//! `cargo typefuzz test -- --test-threads=1` for exact per-property coverage.
+//! `cargo test` runs tests on several threads. What the comparison hooks record is per thread:
+//! a hook records only while *its own* thread runs a property (between [`reset`] and the scan on
+//! that thread), into that thread's value-profile map and comparison log
+//! ([`cmplog`](super::cmplog)). Parallel properties therefore never see each other's
+//! comparisons, and comparisons made by the generator, the mutator or typefuzz's loop code on
+//! any thread are never recorded. Comparisons made on threads the property spawns itself are
+//! not recorded either.
+//!
+//! The edge counters cannot be attributed that way: LLVM's instrumentation increments one
+//! process-global byte per edge, whichever thread runs it. While properties run on parallel
+//! threads, a property's coverage includes edges that the others ran meanwhile (noise: an input
+//! may be kept as a seed for coverage it did not cause), and one thread's [`reset`] or scan can
+//! clear counts another thread's property made (an edge it ran may go unseen in that run).
+//! Neither ever changes a verdict, only how well the search is guided. Use
+//! `cargo typefuzz test -- --test-threads=1` for exact per-property edge coverage.
 //!
 //! # cargo-fuzz
 //!
@@ -65,10 +78,11 @@
 //! }
 //! ```
 
+use std::cell::Cell;
 use std::io::Write as _;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Mutex, Once, PoisonError};
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, Once, OnceLock, PoisonError};
 
 /// Most distinct counter ranges kept ([`__sanitizer_cov_8bit_counters_init`] is called once per
 /// instrumented module; a static executable passes the same merged range every time).
@@ -97,35 +111,47 @@ static COUNTERS_LEN: AtomicUsize = AtomicUsize::new(0);
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 static REGISTER: Mutex<()> = Mutex::new(());
 
-/// How many properties are running, on any thread: [`reset`] adds one, the scan takes one
-/// away (never below zero). The comparison hooks record nothing while it is zero, so
-/// comparisons made by the generator, the mutator or typefuzz's generic loop code
-/// (instrumented in the caller's crate) cost one load. A count, not a flag: `cargo test` runs
-/// properties on several threads, and one thread's scan must not disarm the hooks while
-/// another thread's property runs (a flag lost most of a parallel property's comparisons).
-static ARMED: AtomicUsize = AtomicUsize::new(0);
+/// What one thread's property call records besides the edge counters: whether a property is
+/// running on this thread, and the value-profile map of its comparisons.
+///
+/// Per thread because `cargo test` runs properties on several threads at once: a comparison
+/// hook records into the map of the thread that made the comparison, and only while that
+/// thread runs a property, so one property never sees another's comparisons (with one
+/// process-global map, parallel properties stole and flooded each other's value-profile
+/// features). Comparisons made by the generator, the mutator or typefuzz's generic loop code
+/// (instrumented in the caller's crate) cost one thread-local load.
+struct ThreadRun {
+    /// Set by [`reset`], cleared by the scan.
+    running: Cell<bool>,
+    /// Whether any value-profile slot may be non-zero, so `reset` and the scan skip the map
+    /// entirely when trace-compares is off (the common case) or the property compared nothing.
+    dirty: Cell<bool>,
+    /// The value-profile map: one bit per feature slot, set when the feature is seen (a bitmap
+    /// keeps `reset` and the scan to 128 words).
+    value_profile: [Cell<u64>; VALUE_PROFILE_LEN / 64],
+}
 
-/// Whether any property is running (see [`ARMED`]).
+thread_local! {
+    // `const` and without a destructor: an access is a plain thread-local address, no lazy
+    // initialization, and it stays valid while the thread's destructors run.
+    static THREAD_RUN: ThreadRun = const {
+        ThreadRun {
+            running: Cell::new(false),
+            dirty: Cell::new(false),
+            value_profile: [const { Cell::new(0) }; VALUE_PROFILE_LEN / 64],
+        }
+    };
+}
+
+/// Whether a property is running on this thread (see [`ThreadRun`]).
 #[cfg_attr(fuzzing, allow(dead_code))] // only the hooks ask, and libFuzzer owns them there
 #[inline]
 fn armed() -> bool {
-    ARMED.load(Ordering::Relaxed) != 0
+    THREAD_RUN.with(|run| run.running.get())
 }
 
 /// Number of value-profile features (a power of two), appended after the edge counters.
 const VALUE_PROFILE_LEN: usize = 1 << 13;
-
-/// The value-profile map: one bit per feature slot, set when the feature is seen (a bitmap keeps
-/// `reset` and the scan to 128 words).
-///
-/// Atomic words because the comparison hooks run on whichever thread executes instrumented code.
-/// Relaxed ordering is enough: the engine reads the map on the thread that ran the property,
-/// after it returned, and the map is a hint for search, never a correctness signal.
-static VALUE_PROFILE: [AtomicU64; VALUE_PROFILE_LEN / 64] =
-    [const { AtomicU64::new(0) }; VALUE_PROFILE_LEN / 64];
-/// Whether any value-profile slot may be non-zero, so `reset` and `for_each_hit` skip the map
-/// entirely when trace-compares is off (the common case) or the property compared nothing.
-static VALUE_PROFILE_DIRTY: AtomicBool = AtomicBool::new(false);
 
 /// AFL's hit-count buckets: the counter value -> one bit per bucket (0 stays 0).
 ///
@@ -197,20 +223,53 @@ pub fn counters_len() -> usize {
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
 fn register(start: *mut u8, len: usize) {
     let _guard = REGISTER.lock().unwrap_or_else(PoisonError::into_inner);
-    let count = MODULE_COUNT.load(Ordering::Relaxed);
-    let end = start as usize + len;
-    let overlaps = MODULES[..count].iter().any(|module| {
-        let other = module.start.load(Ordering::Relaxed) as usize;
-        (start as usize) < other + module.len.load(Ordering::Relaxed) && other < end
-    });
-    if overlaps || count == MAX_MODULES {
-        return;
+    if add_range(&MODULES, &MODULE_COUNT, start, len) {
+        let total = COUNTERS_LEN.load(Ordering::Relaxed) + len;
+        COUNTERS_LEN.store(total, Ordering::Release);
     }
-    MODULES[count].start.store(start, Ordering::Relaxed);
-    MODULES[count].len.store(len, Ordering::Relaxed);
-    MODULE_COUNT.store(count + 1, Ordering::Release);
-    let total = COUNTERS_LEN.load(Ordering::Relaxed) + len;
-    COUNTERS_LEN.store(total, Ordering::Release);
+}
+
+/// Adds `start..start + len` (units of the table's entries) to `table` unless it overlaps a
+/// range already there or the table is full; says whether it did. Callers hold [`REGISTER`].
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters
+fn add_range(
+    table: &[Module; MAX_MODULES],
+    count: &AtomicUsize,
+    start: *mut u8,
+    len: usize,
+) -> bool {
+    let filled = count.load(Ordering::Relaxed);
+    let (first, last) = (start as usize, start as usize + len);
+    let overlaps = table[..filled].iter().any(|module| {
+        let other = module.start.load(Ordering::Relaxed) as usize;
+        first < other + module.len.load(Ordering::Relaxed) && other < last
+    });
+    if overlaps || filled == MAX_MODULES {
+        return false;
+    }
+    table[filled].start.store(start, Ordering::Relaxed);
+    table[filled].len.store(len, Ordering::Relaxed);
+    count.store(filled + 1, Ordering::Release);
+    true
+}
+
+/// The PC tables (`-sanitizer-coverage-pc-table`, which `cargo typefuzz test` turns on): for
+/// each counter, in the same order, the address of its basic block and a flag word whose bit 0
+/// marks a function's entry block. `len` counts bytes, like the counter ranges.
+static PC_TABLES: [Module; MAX_MODULES] = [const {
+    Module {
+        start: AtomicPtr::new(ptr::null_mut()),
+        len: AtomicUsize::new(0),
+    }
+}; MAX_MODULES];
+/// How many entries of [`PC_TABLES`] are filled.
+static PC_TABLE_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// Adds the PC table `start..start + len` (bytes) unless it overlaps one already registered.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the tables
+fn register_pc_table(start: *mut u8, len: usize) {
+    let _guard = REGISTER.lock().unwrap_or_else(PoisonError::into_inner);
+    add_range(&PC_TABLES, &PC_TABLE_COUNT, start, len);
 }
 
 /// The registered ranges as `(start, len)`, in index order.
@@ -225,8 +284,271 @@ fn modules() -> impl Iterator<Item = (*mut u8, usize)> {
     })
 }
 
-/// Zeroes every counter (a `memset` per registered range; the value-profile map only if it was
-/// touched) and arms the comparison hooks. The engine calls it right before running the property.
+// ---------------------------------------------------------------------------------------------
+// Attribution: which counters are reset and scanned around a property call.
+// ---------------------------------------------------------------------------------------------
+
+/// The crates of typefuzz's runtime (those `cargo typefuzz` never instruments). Their generic
+/// code is compiled into the user's crate and instrumented there: the loop, the mutators, the
+/// derived `Mutate` impls. None of it is the property's coverage.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
+const RUNTIME_CRATES: [&str; 5] = [
+    "typefuzz",
+    "typefuzz_engine",
+    "typefuzz_proptest",
+    "typefuzz_quickcheck",
+    "typefuzz_libfuzzer",
+];
+
+/// Counters per block: one 64-byte block is read with vector loads and tested with one branch.
+const BLOCK_BYTES: usize = 64;
+
+/// A run of counters that is reset and scanned byte for byte: `len` bytes from `start`, the
+/// first with feature index `base` (the ends of a range that do not fill a whole block).
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: *mut u8,
+    len: usize,
+    base: usize,
+}
+
+/// A 64-byte, 8-aligned block of a counter range holding at least one counter to scan, and
+/// which of its bytes those are (`0xff` per scanned byte of each word, in memory order).
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: *mut u8,
+    base: usize,
+    mask: [u64; 8],
+}
+
+/// The counters reset and scanned around each property call, computed once.
+struct Scanned {
+    blocks: Vec<Block>,
+    /// The ends of the ranges, outside whole blocks, scanned whole.
+    edges: Vec<Span>,
+    /// How many registered modules `blocks` and `edges` cover: a module registered later (a
+    /// `dlopen`ed library) is reset and scanned whole.
+    modules: usize,
+    /// The feature index after the covered modules' counters.
+    end: usize,
+    /// How many counters of the covered modules are scanned.
+    scanned: usize,
+}
+
+// SAFETY: the blocks and spans point into the counter ranges, static storage of the executable
+// that this module only touches through raw pointers and atomics (see `reset`); sharing the
+// addresses between threads is what the process-global counters are.
+unsafe impl Send for Scanned {}
+// SAFETY: as for `Send`; `Scanned` itself is never mutated after it is built.
+unsafe impl Sync for Scanned {}
+
+static SCANNED: OnceLock<Scanned> = OnceLock::new();
+
+#[inline(always)]
+fn scanned() -> &'static Scanned {
+    SCANNED.get_or_init(attribute)
+}
+
+/// Calls `f(start, len, base)` for each run of counters scanned byte for byte (the ranges' ends,
+/// and modules registered after the blocks were computed), in index order.
+#[inline(always)]
+fn for_each_edge(scanned: &Scanned, mut f: impl FnMut(*mut u8, usize, usize)) {
+    for span in &scanned.edges {
+        f(span.start, span.len, span.base);
+    }
+    let mut base = scanned.end;
+    for (start, len) in modules().skip(scanned.modules) {
+        f(start, len, base);
+        base += len;
+    }
+}
+
+/// How many edge counters [`reset`] clears and the scan reads around each property call.
+///
+/// All of them unless the executable says which function each counter belongs to (its PC
+/// table, which `cargo typefuzz test` has LLVM emit, and its symbol table): then the counters
+/// of typefuzz's own functions are left out. typefuzz's generic loop, its mutators and the
+/// derived `Mutate` impls are compiled into the instrumented crate that uses them, and their
+/// counters, most of the map in a small test crate, are never the property's coverage, only
+/// a cost per test (each one the loop's glue hits around the property call is a hit to look
+/// up). Code the property inlines from typefuzz (e.g. `assume!`'s helpers) is counted as the
+/// property's, since it lives in the property's function.
+///
+/// ```
+/// use typefuzz::feedback::coverage;
+/// assert!(coverage::counters_scanned() <= coverage::counters_len());
+/// ```
+pub fn counters_scanned() -> usize {
+    let scanned = scanned();
+    let later: usize = modules().skip(scanned.modules).map(|(_, len)| len).sum();
+    scanned.scanned + later
+}
+
+/// Decides which counters to reset and scan: those outside typefuzz's own functions, or every
+/// counter when that cannot be told.
+#[cold]
+fn attribute() -> Scanned {
+    let modules: Vec<(*mut u8, usize)> = modules().collect();
+    let total = modules.iter().map(|&(_, len)| len).sum();
+    let runtime = runtime_counters(total).unwrap_or_default();
+    let (blocks, edges) = blocks(&modules, &runtime);
+    let in_blocks: usize = blocks
+        .iter()
+        .flat_map(|block| block.mask)
+        .map(|word| word.count_ones() as usize / 8)
+        .sum();
+    Scanned {
+        scanned: in_blocks + edges.iter().map(|span| span.len).sum::<usize>(),
+        blocks,
+        edges,
+        modules: modules.len(),
+        end: total,
+    }
+}
+
+/// The blocks of `modules` (`(start, len)`, indices counted across them in order) holding a
+/// counter whose entry in `runtime` is not `true` (missing entries count as `false`), with
+/// their masks, and the ends of each range outside whole blocks (bytes before the first 8-byte
+/// boundary, and after the last whole block).
+fn blocks(modules: &[(*mut u8, usize)], runtime: &[bool]) -> (Vec<Block>, Vec<Span>) {
+    let scanned = |index: usize| !runtime.get(index).copied().unwrap_or(false);
+    let (mut blocks, mut edges) = (Vec::new(), Vec::new());
+    let mut base = 0;
+    for &(start, len) in modules {
+        let head = start.align_offset(8).min(len);
+        let whole = (len - head) / BLOCK_BYTES;
+        let tail = head + whole * BLOCK_BYTES;
+        for (first, end) in [(0, head), (tail, len)] {
+            if (first..end).any(|offset| scanned(base + offset)) {
+                edges.push(Span {
+                    // `wrapping_add`: only dereferenced by `reset` and the scan, and
+                    // `first < len` keeps it inside the registered range.
+                    start: start.wrapping_add(first),
+                    len: end - first,
+                    base: base + first,
+                });
+            }
+        }
+        for block in 0..whole {
+            let first = head + block * BLOCK_BYTES;
+            let mut mask = [0u64; 8];
+            for (offset, byte) in (first..first + BLOCK_BYTES).enumerate() {
+                if scanned(base + byte) {
+                    // Byte `k` of a word in memory is bits `8k..8k + 8` of its little-endian
+                    // reading (the scan converts with `from_le` after masking).
+                    mask[offset / 8] |= u64::to_le(0xff << (offset % 8 * 8));
+                }
+            }
+            if mask != [0; 8] {
+                blocks.push(Block {
+                    start: start.wrapping_add(first),
+                    base: base + first,
+                    mask,
+                });
+            }
+        }
+        base += len;
+    }
+    (blocks, edges)
+}
+
+/// For each of the `total` counters, in index order, whether it belongs to a function of
+/// typefuzz's runtime; `None` when the PC tables do not cover every counter or the executable's
+/// symbols cannot be read (a stripped binary, a build without the PC table).
+#[cfg(not(fuzzing))]
+fn runtime_counters(total: usize) -> Option<Vec<bool>> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+
+    let count = PC_TABLE_COUNT.load(Ordering::Acquire);
+    let tables: Vec<&[usize]> = PC_TABLES[..count]
+        .iter()
+        .map(|table| {
+            let (start, len) = (
+                table.start.load(Ordering::Relaxed),
+                table.len.load(Ordering::Relaxed),
+            );
+            // SAFETY: a PC table the instrumentation registered: static, read-only after
+            // relocation, `len` bytes of `usize` pairs, aligned as `usize`.
+            unsafe { std::slice::from_raw_parts(start.cast::<usize>(), len / size_of::<usize>()) }
+        })
+        .collect();
+    let entries: usize = tables.iter().map(|table| table.len() / 2).sum();
+    if total == 0 || entries != total {
+        return None;
+    }
+    let file = std::fs::File::open("/proc/self/exe")
+        .or_else(|_| std::fs::File::open(std::env::current_exe()?))
+        .ok()?;
+    let cache = object::ReadCache::new(file);
+    let executable = object::File::parse(&cache).ok()?;
+    let mut functions: Vec<(u64, &str)> = executable
+        .symbols()
+        .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.address() != 0)
+        .filter_map(|symbol| Some((symbol.address(), symbol.name().ok()?)))
+        .collect();
+    functions.sort_unstable_by_key(|&(address, _)| address);
+    // Where the executable was loaded: a function's address now against its symbol's.
+    let anchor = hooks::__sanitizer_cov_8bit_counters_init as *const () as usize as u64;
+    let linked = functions
+        .iter()
+        .find(|&&(_, name)| name == "__sanitizer_cov_8bit_counters_init")?
+        .0;
+    let bias = anchor.wrapping_sub(linked);
+    let mut runtime = Vec::with_capacity(total);
+    let mut current = false;
+    for table in tables {
+        for entry in table.chunks_exact(2) {
+            // Bit 0 of the flags: the entry block of a function, whose address is the function's.
+            if entry[1] & 1 != 0 {
+                let address = (entry[0] as u64).wrapping_sub(bias);
+                let after = functions.partition_point(|&(start, _)| start <= address);
+                current = after > 0
+                    && is_runtime_function(&format!(
+                        "{:#}",
+                        rustc_demangle::demangle(functions[after - 1].1)
+                    ));
+            }
+            runtime.push(current);
+        }
+    }
+    Some(runtime)
+}
+
+/// Under cargo-fuzz libFuzzer owns the counters; nothing is attributed here.
+#[cfg(fuzzing)]
+fn runtime_counters(_total: usize) -> Option<Vec<bool>> {
+    None
+}
+
+/// The function the engine calls the property through, never inlined: the property's own code
+/// (its closure, inlined into it) lives there, so it is the property's coverage although its name
+/// is typefuzz's.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
+const PROPERTY_HOST: &str = "typefuzz_engine::executor::call_property";
+
+/// Whether the demangled function `name` is typefuzz's own code: any path in its name starts in
+/// one of typefuzz's crates — its own path, its impl's self type or trait
+/// (`<T as typefuzz::Mutate>::mutate`, which is how derived impls are named), or, with v0
+/// symbol names (which `cargo typefuzz test` asks rustc for), a generic argument
+/// (`HashMap<u64, typefuzz_engine::corpus::Entry>::insert`: a std or dependency function
+/// instantiated for typefuzz's loop). [`PROPERTY_HOST`] is the exception.
+#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
+fn is_runtime_function(name: &str) -> bool {
+    if name.starts_with(PROPERTY_HOST) {
+        return false;
+    }
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    name.match_indices("::").any(|(at, _)| {
+        let before = &name[..at];
+        let root = before.rfind(|c: char| !is_ident(c)).map_or(0, |i| i + 1);
+        // A path's first segment: not itself preceded by `::`.
+        RUNTIME_CRATES.contains(&&before[root..]) && !before[..root].ends_with("::")
+    })
+}
+
+/// Zeroes every counter (a `memset` per registered range; this thread's value-profile map only
+/// if it was touched) and arms the comparison hooks on this thread. The engine calls it right
+/// before running the property.
 ///
 /// `inline(never)`: an inlined copy in an instrumented crate would bump a counter of its own.
 ///
@@ -240,30 +562,38 @@ fn modules() -> impl Iterator<Item = (*mut u8, usize)> {
 /// ```
 #[inline(never)]
 pub fn reset() {
-    // The code between two properties (the generator, the mutator, typefuzz's generic loop in
-    // the caller's crate) bumps counters anywhere in the map, so all of it is cleared: reading it
-    // to find the dirty words would cost as much as this `memset`.
-    for (start, len) in modules() {
+    // The code between two properties (the generator, the mutator, user code they call) may
+    // bump any scanned counter, so all of them are cleared: reading them to find the dirty
+    // words would cost as much as these stores. Blocks without a scanned counter (typefuzz's
+    // own functions, see `counters_scanned`) are neither cleared nor read.
+    let scanned = scanned();
+    for block in &scanned.blocks {
+        // SAFETY: the block lies in a counter range the instrumentation registered in
+        // `__sanitizer_cov_8bit_counters_init`: static storage of the executable, valid for
+        // writes for the whole life of the process. We only touch it through raw pointers,
+        // never through references, so no exclusivity is claimed. Instrumented code on other
+        // threads may increment counters concurrently; like libFuzzer we accept that race on
+        // plain bytes (the worst outcome is a lost or spurious hit, i.e. coverage noise). A
+        // constant-size write: a few vector stores, no call.
+        unsafe { ptr::write_bytes(block.start, 0, BLOCK_BYTES) };
+    }
+    for_each_edge(scanned, |start, len, _| {
         // In pieces of at most 2 KiB: above that glibc's `memset` switches to `rep stosb`, which
         // measured 1.8x slower here on a 2.9 KiB map (190 ns against 330 ns).
         const PIECE: usize = 2048;
         for offset in (0..len).step_by(PIECE) {
-            // SAFETY: `start..start + len` is a counter range the instrumentation registered in
-            // `__sanitizer_cov_8bit_counters_init`: static storage of the executable, valid for
-            // writes for the whole life of the process, and `offset + PIECE.min(..) <= len`. We
-            // only touch it through raw pointers, never through references, so no exclusivity
-            // is claimed. Instrumented code on other threads may increment counters
-            // concurrently; like libFuzzer we accept that race on plain bytes (the worst
-            // outcome is a lost or spurious hit, i.e. coverage noise).
+            // SAFETY: as for the blocks; `offset + PIECE.min(..) <= len`.
             unsafe { ptr::write_bytes(start.add(offset), 0, PIECE.min(len - offset)) };
         }
-    }
-    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
-        for word in &VALUE_PROFILE {
-            word.store(0, Ordering::Relaxed);
+    });
+    THREAD_RUN.with(|run| {
+        if run.dirty.replace(false) {
+            for word in &run.value_profile {
+                word.set(0);
+            }
         }
-    }
-    ARMED.fetch_add(1, Ordering::Relaxed);
+        run.running.set(true);
+    });
 }
 
 /// Calls `f(index, bucket)` for each counter hit since the last [`reset`], in increasing index
@@ -321,31 +651,64 @@ fn recycle_hits(hits: Vec<(usize, u8)>) {
 /// always compiled into the engine, which is never instrumented.
 #[inline(always)]
 pub(crate) fn drain_hits(mut f: impl FnMut(usize, u8)) {
-    // A scan without a `reset` before it (e.g. `for_each_hit` alone) leaves the count at zero.
-    let _ = ARMED.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
-    let mut base = 0;
-    for (start, len) in modules() {
-        // SAFETY: the range is valid for reads and writes for the life of the process (see
-        // `reset`). Accesses go through atomic views so that concurrent writes by instrumented
-        // code on other threads are not undefined behaviour on our side; the instrumentation's
-        // own plain increments are outside Rust's model either way, exactly as in libFuzzer.
-        unsafe { drain(start, len, base, &mut f) };
-        base += len;
+    THREAD_RUN.with(|run| run.running.set(false));
+    let scanned = scanned();
+    for block in &scanned.blocks {
+        // SAFETY: the block lies in a counter range, valid for reads and writes for the life of
+        // the process (see `reset`), 8-aligned, 64 bytes.
+        unsafe { drain_block(block, &mut f) };
     }
-    // Cleared before the words are read and zeroed: a mark made meanwhile on another thread
-    // sets the flag again, and the next `reset` clears the whole map. Otherwise the map is left
-    // clean and `reset` skips it.
-    if VALUE_PROFILE_DIRTY.swap(false, Ordering::Relaxed) {
-        for (index, word) in VALUE_PROFILE.iter().enumerate() {
-            if word.load(Ordering::Relaxed) == 0 {
-                continue;
+    for_each_edge(scanned, |start, len, base| {
+        // SAFETY: the span lies in a counter range, valid for reads and writes for the life of
+        // the process (see `reset`). Accesses go through atomic views so that concurrent writes
+        // by instrumented code on other threads are not undefined behaviour on our side; the
+        // instrumentation's own plain increments are outside Rust's model either way, exactly
+        // as in libFuzzer.
+        unsafe { drain(start, len, base, &mut f) };
+    });
+    let base = COUNTERS_LEN.load(Ordering::Acquire);
+    // The words are zeroed as they are reported, so the map is left clean and `reset` skips it.
+    THREAD_RUN.with(|run| {
+        if run.dirty.replace(false) {
+            for (index, word) in run.value_profile.iter().enumerate() {
+                let mut bits = word.replace(0);
+                while bits != 0 {
+                    // A value-profile feature is seen or not: always the first bucket.
+                    f(base + index * 64 + bits.trailing_zeros() as usize, 1);
+                    bits &= bits - 1;
+                }
             }
-            let mut bits = word.swap(0, Ordering::Relaxed);
-            while bits != 0 {
-                // A value-profile feature is seen or not: always the first bucket.
-                f(base + index * 64 + bits.trailing_zeros() as usize, 1);
-                bits &= bits - 1;
-            }
+        }
+    });
+}
+
+/// Reports the scanned non-zero counters of `block` as `f(index, bucket)`, in order, and zeroes
+/// the words holding them.
+///
+/// # Safety
+/// The block's 64 bytes must be valid for reads and writes for the duration of the call,
+/// 8-aligned, and only be accessed through raw pointers or atomics.
+#[inline(always)]
+unsafe fn drain_block(block: &Block, f: &mut impl FnMut(usize, u8)) {
+    // SAFETY: the caller's contract. A plain read, which the compiler turns into a few vector
+    // loads: it races with increments on other threads exactly like `reset`'s stores, and only
+    // decides whether to look closer, with atomic loads.
+    let values: [u64; 8] = unsafe { ptr::read(block.start.cast::<[u64; 8]>()) };
+    let any = values
+        .iter()
+        .zip(&block.mask)
+        .fold(0, |any, (value, mask)| any | value & mask);
+    if any == 0 {
+        return;
+    }
+    for k in 0..8 {
+        // SAFETY: word `k` of the block, 8-aligned, inside it.
+        let word = unsafe { AtomicU64::from_ptr(block.start.add(k * 8).cast::<u64>()) };
+        let value = word.load(Ordering::Relaxed) & block.mask[k];
+        if value != 0 {
+            // The whole word: its other counters are typefuzz's, never read.
+            word.store(0, Ordering::Relaxed);
+            report_word(value, block.base + k * 8, f);
         }
     }
 }
@@ -476,15 +839,11 @@ fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
 #[inline]
 fn value_profile_mark(site: u64, kind: u64, value: u32) {
     let slot = value_profile_slot(site, kind, value);
-    let (word, bit) = (&VALUE_PROFILE[slot / 64], 1u64 << (slot % 64));
-    // A locked read-modify-write only for a feature not seen since the last reset.
-    if word.load(Ordering::Relaxed) & bit == 0 {
-        word.fetch_or(bit, Ordering::Relaxed);
-    }
-    // Loading first keeps the flag's cache line shared between threads in the common case.
-    if !VALUE_PROFILE_DIRTY.load(Ordering::Relaxed) {
-        VALUE_PROFILE_DIRTY.store(true, Ordering::Relaxed);
-    }
+    THREAD_RUN.with(|run| {
+        let word = &run.value_profile[slot / 64];
+        word.set(word.get() | 1u64 << (slot % 64));
+        run.dirty.set(true);
+    });
 }
 
 /// Records how close `value` is to `constant` (both of `bits` width) at the comparison site
@@ -524,12 +883,12 @@ mod hooks {
     //! linked. The two sets are identical: a test of cargo-typefuzz
     //! (`hooks_library::tests::defines_exactly_the_hooks_of_the_engine`) compares them.
 
-    use super::{armed, constant_site, register, value_profile_compare};
+    use super::{armed, constant_site, register, register_pc_table, value_profile_compare};
     use crate::feedback::cmplog::record_integers;
 
     /// Logs a comparison's operands for input-to-state mutation
-    /// ([`cmplog`](crate::feedback::cmplog)), only while the property runs: otherwise the cost
-    /// is one relaxed load.
+    /// ([`cmplog`](crate::feedback::cmplog)), only while this thread runs a property: otherwise
+    /// the cost is one thread-local load.
     #[inline]
     fn log_operands(a: u64, b: u64, width: u8) {
         if armed() {
@@ -559,12 +918,22 @@ mod hooks {
         register(start, len);
     }
 
-    /// PC table registration (`-sanitizer-coverage-pc-table`): not used by typefuzz.
+    /// Registers the PC table of the executable (`-sanitizer-coverage-pc-table`): one
+    /// `(address, flags)` pair per counter, which tells which function each counter belongs to
+    /// (see [`counters_scanned`](super::counters_scanned)). Called like the counters' init.
     ///
     /// # Safety
-    /// None required: the pointers are not dereferenced.
+    /// `start..stop` must be the PC table: `usize` pairs, valid for reads for the life of the
+    /// process.
     #[no_mangle]
-    pub unsafe extern "C" fn __sanitizer_cov_pcs_init(_start: *const usize, _stop: *const usize) {}
+    pub unsafe extern "C" fn __sanitizer_cov_pcs_init(start: *const usize, stop: *const usize) {
+        if start.is_null() || stop <= start {
+            return;
+        }
+        // SAFETY: both pointers delimit the same array (LLVM's section symbols).
+        let len = unsafe { stop.offset_from(start) } as usize * size_of::<usize>();
+        register_pc_table(start.cast_mut().cast::<u8>(), len);
+    }
 
     /// Comparison of two 1-byte variables: logged for input-to-state mutation (no constant to
     /// measure a distance to).
@@ -734,13 +1103,130 @@ mod tests {
         ];
         expected.sort();
         assert_eq!(seen, expected);
-        assert!(!VALUE_PROFILE_DIRTY.load(Ordering::Relaxed));
-        assert!(VALUE_PROFILE
-            .iter()
-            .all(|word| word.load(Ordering::Relaxed) == 0));
+        THREAD_RUN.with(|run| {
+            assert!(!run.dirty.get());
+            assert!(run.value_profile.iter().all(|word| word.get() == 0));
+        });
         let mut again = 0;
         drain_hits(|_, _| again += 1);
         assert_eq!(again, 0);
+    }
+
+    #[test]
+    fn typefuzz_functions_are_told_from_the_users() {
+        for runtime in [
+            "typefuzz_engine::fuzzer::Fuzzer<T,G,P,R>::run",
+            "typefuzz_engine::fuzzer::Fuzzer<T,G,P,R>::fuzz_one::{{closure}}",
+            "typefuzz::check",
+            "<typefuzz_fixture::Shape as typefuzz_engine::mutate::Mutate>::mutate",
+            "<typefuzz_engine::schedule::fuzzchick::FuzzChick as typefuzz_engine::schedule::policy::Policy<T>>::pick",
+            "<typefuzz_engine::corpus::Seed<T> as core::clone::Clone>::clone",
+            "typefuzz_engine::mutate::vec::<impl typefuzz_engine::mutate::Mutate for alloc::vec::Vec<T>>::mutate",
+            "core::ptr::drop_in_place<typefuzz_engine::fuzzer::Fuzzer<u8>>",
+            "<&mut typefuzz_proptest::Runner as core::ops::FnOnce<()>>::call_once",
+            // v0 names carry generic arguments.
+            "<hashbrown::map::HashMap<u64, typefuzz_engine::corpus::Entry>>::insert",
+            "std::panicking::catch_unwind::do_call::<core::panic::unwind_safe::AssertUnwindSafe<typefuzz_engine::executor::run_once<bool, typefuzz_engine::executor::execute<u8>::{closure#0}>::{closure#0}>, bool>",
+            "<core::iter::Map<I, <X as typefuzz::Mutate>::Y> as core::iter::Iterator>::next",
+        ] {
+            assert!(is_runtime_function(runtime), "{runtime}");
+        }
+        for user in [
+            "typefuzz_fixture::depth",
+            "throughput::throughput::{{closure}}",
+            "throughput::throughput::{closure#1}",
+            "std::panicking::try::do_call",
+            "<typefuzz_fixture::Shape as core::fmt::Debug>::fmt",
+            "<alloc::vec::Vec<T,A> as core::ops::drop::Drop>::drop",
+            "<alloc::vec::Vec<u8>>::push",
+            "core::ptr::drop_in_place<my_crate::State>",
+            "typefuzzy::parse",
+            "my_crate::typefuzz::helper",
+            "typefuzz_engine::executor::call_property::<bool, typefuzz_engine::executor::execute<u8, throughput::throughput::{closure#1}>::{closure#0}>",
+        ] {
+            assert!(!is_runtime_function(user), "{user}");
+        }
+    }
+
+    #[test]
+    fn blocks_skip_runtime_counters() {
+        // 8-byte aligned storage, as LLVM lays out the counters of a module.
+        let mut first = [0u64; 60];
+        let mut second = [0u64; 2];
+        let modules = [
+            (first.as_mut_ptr().cast::<u8>(), 400),
+            (second.as_mut_ptr().cast::<u8>(), 10),
+        ];
+        // Scanned: 0..10, 300..305, 390..400 and, in the second module, 405..410.
+        let mut runtime = vec![true; 410];
+        for range in [0..10, 300..305, 390..400, 405..410] {
+            runtime[range].fill(false);
+        }
+        let (blocks, edges) = blocks(&modules, &runtime);
+        let (a, b) = (first.as_ptr() as usize, second.as_ptr() as usize);
+        let found: Vec<(usize, usize, [u64; 8])> = blocks
+            .iter()
+            .map(|block| (block.start as usize - a, block.base, block.mask))
+            .collect();
+        let mut mask0 = [0; 8];
+        (mask0[0], mask0[1]) = (u64::MAX, 0xffff);
+        let mut mask4 = [0; 8];
+        (mask4[5], mask4[6]) = (0xffff_ffff << 32, 0xff);
+        // Blocks 1, 2, 3 and 5 hold only typefuzz's counters: neither reset nor read.
+        assert_eq!(found, vec![(0, 0, mask0), (256, 256, mask4)]);
+        let edges: Vec<(usize, usize, usize)> = edges
+            .iter()
+            .map(|span| (span.start as usize, span.len, span.base))
+            .collect();
+        assert_eq!(edges, vec![(a + 384, 16, 384), (b, 10, 400)]);
+        // Without attribution every block is scanned whole.
+        let (all, _) = super::blocks(&modules, &[]);
+        assert_eq!(all.len(), 6);
+        assert!(all.iter().all(|block| block.mask == [u64::MAX; 8]));
+        // A misaligned module: the bytes before its first 8-byte boundary are an edge.
+        let misaligned = [(first.as_mut_ptr().cast::<u8>().wrapping_add(3), 100)];
+        let mut runtime = vec![true; 100];
+        runtime[2] = false;
+        runtime[50] = false;
+        let (blocks, edges) = super::blocks(&misaligned, &runtime);
+        let edges: Vec<(usize, usize)> = edges.iter().map(|span| (span.base, span.len)).collect();
+        assert_eq!(edges, vec![(0, 5)]);
+        let mut mask = [0; 8];
+        mask[5] = 0xff << 40;
+        assert_eq!(blocks.len(), 1);
+        assert_eq!((blocks[0].base, blocks[0].mask), (5, mask));
+    }
+
+    #[test]
+    fn a_block_reports_only_its_scanned_counters() {
+        let mut storage = [0u64; 8];
+        let start = storage.as_mut_ptr().cast::<u8>();
+        let mut mask = [0u64; 8];
+        mask[0] = 0xff; // byte 0
+        mask[3] = 0xff00_0000_0000_0000; // byte 31
+        let block = Block {
+            start,
+            base: 1000,
+            mask,
+        };
+        for (offset, count) in [(0, 1), (1, 7), (31, 3), (40, 9)] {
+            // SAFETY: inside `storage`.
+            unsafe { *start.add(offset) = count };
+        }
+        let mut seen = Vec::new();
+        // SAFETY: `storage` is 64 bytes, 8-aligned, only accessed through `start` here.
+        unsafe { drain_block(&block, &mut |index, bucket| seen.push((index, bucket))) };
+        assert_eq!(seen, vec![(1000, bucket(1)), (1031, bucket(3))]);
+        // The words holding scanned counters are zeroed (their typefuzz neighbours with them);
+        // other words are left alone.
+        let bytes: Vec<u8> = (0..64)
+            .map(|offset| unsafe { *start.add(offset) })
+            .collect();
+        assert!(bytes[..8].iter().chain(&bytes[24..32]).all(|&b| b == 0));
+        assert_eq!(bytes[40], 9);
+        let mut again = Vec::new();
+        unsafe { drain_block(&block, &mut |index, bucket| again.push((index, bucket))) };
+        assert!(again.is_empty());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::recorder::LastRun;
 use super::snapshot::AssumeSiteCounts;
-use super::structure::StructureMap;
+use super::structure::{Structure, StructureMap};
 use super::{coverage, with_last_run};
 use crate::{FeedbackSources, Mutate};
 
@@ -206,20 +206,32 @@ impl Feedback {
     /// run, the property gives a real signal and structure stops keeping seeds — its hundreds
     /// of shape features would otherwise crowd out the few seeds that signal picks (measured:
     /// the labelled "bad!" search fell from 9 to 1 of 10 seeds when both counted).
-    pub(crate) fn observe_structure<T: Mutate>(&mut self, input: &T) -> u32 {
-        let Some(map) = &mut self.structure else {
-            return 0;
-        };
-        if self.guided {
-            return 0;
-        }
-        let (new, features) = map.observe(input);
-        for index in features {
-            if self.discovered.len() < MAX_SEED_FEATURES {
-                self.discovered.push(Feature::Structure(index));
+    ///
+    /// Also returns the input's structure [`fingerprint`](super::structure::Structure::fingerprint)
+    /// when `fingerprint` asks for it (a walk of its own when the structure source did not walk
+    /// the input): `None` when the walk could not see the whole input.
+    pub(crate) fn observe_structure<T: Mutate>(
+        &mut self,
+        input: &T,
+        fingerprint: bool,
+    ) -> (u32, Option<u64>) {
+        let observed = match &mut self.structure {
+            Some(map) if !self.guided => {
+                let (new, features, walked) = map.observe(input);
+                for index in features {
+                    if self.discovered.len() < MAX_SEED_FEATURES {
+                        self.discovered.push(Feature::Structure(index));
+                    }
+                }
+                (new, walked)
             }
+            _ => (0, None),
+        };
+        match observed {
+            (new, Some(walked)) => (new, walked),
+            (new, None) if fingerprint => (new, Structure::fingerprint_of(input)),
+            (new, None) => (new, None),
         }
-        new
     }
 
     /// Whether another source has just taken over from structure coverage (true once per run):

@@ -69,8 +69,19 @@ const ROOT: u64 = 0x243F_6A88_85A3_08D3;
 /// One observation of an input's structure, recording its features into a feature map.
 ///
 /// See the [module documentation](self) for what the features are.
+///
+/// Along the way it folds the walk — node tokens, steps into and out of children, and the exact
+/// values leaves report with [`value`](Self::value) and [`bytes`](Self::bytes) — into a 64-bit
+/// [`fingerprint`](Self::fingerprint) of the whole value, which the engine counts distinct
+/// inputs by without encoding them.
 pub struct Structure<'a> {
     seen: &'a mut [u64],
+    /// The walk so far, folded (see [`fingerprint`](Self::fingerprint)).
+    hash: u64,
+    /// Nodes and children reported so far: a child that reports neither is opaque.
+    events: u32,
+    /// Whether part of the value went unreported (an opaque child, or the node or depth bound).
+    partial: bool,
     /// The first features this observation set first.
     discovered: [u32; MAX_DISCOVERED],
     parent: u64,
@@ -100,6 +111,9 @@ impl<'a> Structure<'a> {
         let usable = seen.len() >= Self::MAP_WORDS;
         Structure {
             seen,
+            hash: ROOT,
+            events: 0,
+            partial: false,
             discovered: [0; MAX_DISCOVERED],
             parent: ROOT,
             grandparent: ROOT,
@@ -111,9 +125,78 @@ impl<'a> Structure<'a> {
         }
     }
 
+    /// Observes `value` for its [`fingerprint`](Self::fingerprint) alone, recording no feature.
+    ///
+    /// ```
+    /// use typefuzz::feedback::structure::Structure;
+    /// let fingerprint = |v: &Vec<u16>| Structure::fingerprint_of(v);
+    /// assert_eq!(fingerprint(&vec![1, 2]), fingerprint(&vec![1, 2]));
+    /// assert_ne!(fingerprint(&vec![1, 2]), fingerprint(&vec![2, 1]));
+    /// ```
+    pub fn fingerprint_of<T: Mutate>(value: &T) -> Option<u64> {
+        let mut structure = Structure {
+            remaining: MAX_NODES,
+            ..Structure::new(&mut [])
+        };
+        value.visit_structure(&mut structure);
+        structure.fingerprint()
+    }
+
     /// Features this observation set that no earlier one had.
     pub fn new_features(&self) -> u32 {
         self.new
+    }
+
+    /// A 64-bit hash of the value observed, exact up to hash collisions: equal values get equal
+    /// fingerprints, and values that differ anywhere get different ones (with probability about
+    /// 1 - 2^-64 per pair). `None` when the walk could not see the whole value: a part whose
+    /// [`Mutate`] impl reports nothing (the default [`Mutate::visit_structure`]), or a value
+    /// larger than [`MAX_NODES`] nodes or deeper than [`MAX_DEPTH`] levels. Exactness rests on
+    /// each impl reporting what tells its values apart: a hand-written `visit_structure` that
+    /// reports a value class with [`node`](Self::node) but not the exact value with
+    /// [`value`](Self::value) or [`bytes`](Self::bytes) makes values that differ only there
+    /// share a fingerprint (the derive and the standard impls report everything).
+    ///
+    /// ```
+    /// use typefuzz::feedback::structure::Structure;
+    /// assert_ne!(Structure::fingerprint_of(&"ab".to_string()), Structure::fingerprint_of(&"ba".to_string()));
+    /// assert_eq!(Structure::fingerprint_of(&Some(7u8)), Structure::fingerprint_of(&Some(7u8)));
+    /// ```
+    pub fn fingerprint(&self) -> Option<u64> {
+        (!self.partial && self.events > 0).then_some(self.hash)
+    }
+
+    /// Reports the exact value of the leaf at the current place (an integer's bits, a float's
+    /// bits), after its [`node`](Self::node): it takes part in the
+    /// [`fingerprint`](Self::fingerprint) only, not in the features, which see value classes.
+    ///
+    /// ```
+    /// use typefuzz::feedback::structure::{token, Structure};
+    /// let mut map = vec![0u64; Structure::MAP_WORDS];
+    /// let mut structure = Structure::new(&mut map);
+    /// structure.node(token("Port"));
+    /// structure.value(8080);
+    /// assert_eq!(structure.new_features(), 3, "the value adds no feature");
+    /// ```
+    #[inline]
+    pub fn value(&mut self, bits: u64) {
+        self.hash = mix(self.hash, bits);
+    }
+
+    /// Reports the exact contents of a byte-string leaf (a string's UTF-8) at the current place,
+    /// like [`value`](Self::value).
+    ///
+    /// ```
+    /// use typefuzz::feedback::structure::{token, Structure};
+    /// let mut map = vec![0u64; Structure::MAP_WORDS];
+    /// let mut structure = Structure::new(&mut map);
+    /// structure.node(token("Name"));
+    /// structure.bytes(b"typefuzz");
+    /// assert!(structure.fingerprint().is_some());
+    /// ```
+    #[inline]
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.hash = mix(self.hash, crate::stats::hash_bytes(bytes));
     }
 
     /// Reports the node at the current place: `constructor` names its type and variant (or its
@@ -129,8 +212,11 @@ impl<'a> Structure<'a> {
     #[inline]
     pub fn node(&mut self, constructor: u64) {
         if self.remaining == 0 {
+            self.partial = true;
             return;
         }
+        self.events += 1;
+        self.hash = mix(self.hash, constructor);
         if self.own == 0 {
             self.own = constructor;
         }
@@ -178,13 +264,17 @@ impl<'a> Structure<'a> {
     #[inline]
     pub fn enter(&mut self, constructor: u64, field: u32) -> Option<Step> {
         if self.remaining == 0 || self.depth >= MAX_DEPTH {
+            self.partial = true;
             return None;
         }
         self.remaining -= 1;
+        self.events += 1;
         let step = Step {
             step: mix(constructor, u64::from(field) + 1),
             saved: (self.parent, self.grandparent, self.own, self.sibling),
+            events: self.events,
         };
+        self.hash = mix(self.hash, step.step);
         self.grandparent = self.parent;
         self.parent = step.step;
         self.own = 0;
@@ -197,6 +287,9 @@ impl<'a> Structure<'a> {
     #[inline]
     pub fn leave(&mut self, step: Step) {
         self.depth -= 1;
+        // A child that reported nothing has an impl that hides its value from the fingerprint.
+        self.partial |= self.events == step.events;
+        self.hash = mix(self.hash, LEAVE);
         let token = self.own;
         (self.parent, self.grandparent, self.own, self.sibling) = step.saved;
         if token != 0 {
@@ -212,7 +305,11 @@ impl<'a> Structure<'a> {
     #[inline(always)]
     fn mark(&mut self, feature: u64) {
         let index = (feature.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MAP_BITS)) as usize;
-        let (word, bit) = (&mut self.seen[index / 64], 1u64 << (index % 64));
+        // An observation for the fingerprint alone has no map.
+        let Some(word) = self.seen.get_mut(index / 64) else {
+            return;
+        };
+        let bit = 1u64 << (index % 64);
         if *word & bit == 0 {
             *word |= bit;
             if let Some(slot) = self.discovered.get_mut(self.new as usize) {
@@ -304,7 +401,13 @@ pub(crate) fn integer_class(magnitude: u128, negative: bool, at_max: bool, at_mi
 pub struct Step {
     step: u64,
     saved: (u64, u64, u64, u64),
+    /// The walk's event count after entering: unchanged at the leave, the child was opaque.
+    events: u32,
 }
+
+/// What the fingerprint folds in when the walk returns from a child, so that `[[a], b]` and
+/// `[[a, b]]` differ.
+const LEAVE: u64 = 0x1319_8A2E_0370_7344;
 
 /// Inputs in a row that must show nothing new before [`StructureMap`] starts sampling.
 const QUIET_BEFORE_SAMPLING: u64 = 1 << 12;
@@ -358,16 +461,22 @@ impl StructureMap {
         self.offered & ((1 << stride_log2) - 1) == 0
     }
 
-    /// Observes `input` if it is due; returns how many features it set first, and (some of)
-    /// those features.
-    pub(crate) fn observe<T: Mutate>(&mut self, input: &T) -> (u32, impl Iterator<Item = u32>) {
+    /// Observes `input` if it is due; returns how many features it set first, (some of) those
+    /// features, and the input's [`fingerprint`](Structure::fingerprint) if it was observed
+    /// (`Some(None)` when observed but its fingerprint is partial).
+    pub(crate) fn observe<T: Mutate>(
+        &mut self,
+        input: &T,
+    ) -> (u32, impl Iterator<Item = u32>, Option<Option<u64>>) {
         let mut discovered = [0; MAX_DISCOVERED];
         let mut new = 0;
+        let mut fingerprint = None;
         if self.due() {
             let mut structure = Structure::new(&mut self.seen);
             input.visit_structure(&mut structure);
             new = structure.new_features();
             discovered = structure.discovered;
+            fingerprint = Some(structure.fingerprint());
         }
         if new == 0 {
             self.quiet += 1;
@@ -376,7 +485,7 @@ impl StructureMap {
         }
         self.features += u64::from(new);
         let remembered = (new as usize).min(MAX_DISCOVERED);
-        (new, discovered.into_iter().take(remembered))
+        (new, discovered.into_iter().take(remembered), fingerprint)
     }
 }
 
@@ -386,6 +495,89 @@ mod tests {
 
     fn new_features<T: Mutate>(map: &mut StructureMap, value: &T) -> u32 {
         map.observe(value).0
+    }
+
+    #[test]
+    fn fingerprints_tell_values_apart_and_equal_values_together() {
+        let fingerprint = |value: &Vec<(u8, Option<String>)>| {
+            Structure::fingerprint_of(value).expect("std types report their whole structure")
+        };
+        let values: Vec<Vec<(u8, Option<String>)>> = vec![
+            vec![],
+            vec![(0, None)],
+            vec![(1, None)],
+            vec![(0, Some(String::new()))],
+            vec![(0, Some("a".into()))],
+            vec![(0, Some("b".into()))],
+            vec![(0, None), (0, None)],
+            vec![(0, Some("ab".into()))],
+            vec![(0, Some("a".into())), (0, Some("b".into()))],
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for value in &values {
+            assert_eq!(fingerprint(value), fingerprint(&value.clone()));
+            assert!(seen.insert(fingerprint(value)), "{value:?} collides");
+        }
+        // Same classes, different exact values: the features agree, the fingerprints do not.
+        assert_ne!(
+            Structure::fingerprint_of(&1000u32),
+            Structure::fingerprint_of(&1001u32)
+        );
+        assert_ne!(
+            Structure::fingerprint_of(&1.5f64),
+            Structure::fingerprint_of(&2.5f64)
+        );
+        assert_ne!(
+            Structure::fingerprint_of(&u128::MAX),
+            Structure::fingerprint_of(&(u128::MAX >> 1))
+        );
+        // Nesting is part of the fingerprint.
+        assert_ne!(
+            Structure::fingerprint_of(&vec![vec![1u8], vec![2]]),
+            Structure::fingerprint_of(&vec![vec![1u8, 2]])
+        );
+    }
+
+    #[test]
+    fn a_value_the_walk_cannot_see_whole_has_no_fingerprint() {
+        #[derive(Clone, Debug)]
+        struct Opaque(u8);
+        impl Mutate for Opaque {
+            fn generate(cx: &mut crate::Context) -> Self {
+                Opaque(cx.generate())
+            }
+            fn mutate(&mut self, cx: &mut crate::Context) {
+                self.0.mutate(cx);
+            }
+            fn shrink(&self, _: &mut crate::Context) -> Vec<Self> {
+                Vec::new()
+            }
+            fn encode(&self, out: &mut crate::codec::Encoder) {
+                self.0.encode(out);
+            }
+            fn decode(input: &mut crate::codec::Decoder<'_>) -> Self {
+                Opaque(u8::decode(input))
+            }
+            fn fingerprint(fingerprint: &mut crate::fingerprint::Fingerprint) {
+                fingerprint.name("Opaque");
+            }
+        }
+        assert_eq!(Structure::fingerprint_of(&Opaque(1)), None);
+        assert_eq!(
+            Structure::fingerprint_of(&(1u8, Opaque(1))),
+            None,
+            "inside a tuple"
+        );
+        assert!(Structure::fingerprint_of(&(1u8, ())).is_some());
+        let long: Vec<u8> = vec![0; MAX_NODES as usize + 1];
+        assert_eq!(
+            Structure::fingerprint_of(&long),
+            None,
+            "past the node bound"
+        );
+        let mut map = StructureMap::new();
+        assert_eq!(map.observe(&long).2, Some(None));
+        assert!(map.observe(&vec![1u8]).2.unwrap().is_some());
     }
 
     #[test]

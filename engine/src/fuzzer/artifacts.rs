@@ -4,18 +4,110 @@
 //!
 //! Every property call of a run, in the loop and while shrinking, goes through
 //! [`RunArtifacts::execute`], so whatever must surround a call is written once, here.
+//!
+//! # Saving an input that ends the process, without encoding every input
+//!
+//! The rule: an input that ends the process (a crash, an `exit`, a hang past the per-test
+//! limit) is saved before the process dies. The handlers that save it cannot encode a value (a
+//! signal handler may not allocate), so the bytes they write must exist before the call. Most
+//! tests are mutants of a seed, and for those the loop encodes nothing per test: it arms the
+//! guards with a [`Recipe`] — the seed's codec bytes, encoded once when the seed was kept, and
+//! the random state and count of the mutations that made the mutant. Mutation is a function of
+//! the value, the random state and the [`Context`]'s settings (size bound, operator weights, the
+//! run's config), so the next run rebuilds the exact input from the recipe file
+//! (`crash-<sha1>.recipe`), writes it as a plain `crash-<sha1>` file and replays it first; the
+//! watchdog, a normal thread, rebuilds a hanging input at once. Seeds whose bytes do not decode
+//! back to the same bytes (deeper than the codec's bound, or a lossy hand-written codec) carry
+//! no bytes, and their mutants, like fresh generations (a generator closure may keep state of
+//! its own), input-to-state mutants (their candidates live in the seed), mutants of types
+//! holding a `HashMap` or `HashSet` (mutation follows an iteration order that differs between
+//! equal tables), replayed inputs and shrink candidates, are encoded before the call as before.
+//! A hand-written [`Mutate`] impl whose mutation depends on anything besides the value and the
+//! context (its own random hasher, a global counter) would get recipes that rebuild another
+//! input — the limit of this scheme; the run's seed still repeats the search. The engine's unit
+//! tests check that every recipe they make rebuilds its mutant.
 
 use std::fmt::Debug;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use crate::artifacts::{self, RegressionFile};
 use crate::codec;
-use crate::corpus::disk::DiskCorpus;
-use crate::crash::CrashGuard;
+use crate::corpus::disk::{DiskCorpus, ReplayBudget};
+use crate::crash::{CrashGuard, InFlight};
 use crate::executor::{self, HangReport, Verdict, Watchdog};
 use crate::feedback::Feedback;
 use crate::fingerprint;
-use crate::{Config, IntoOutcome, Mutate};
+use crate::{Config, Context, IntoOutcome, Mutate, Operators};
+
+/// How a mutant was made from its seed: enough to rebuild it exactly (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct Recipe {
+    /// The seed's codec bytes, which decode back to the seed.
+    pub(crate) parent: Rc<[u8]>,
+    /// The context's random state before the first mutation.
+    pub(crate) state: u64,
+    /// How many top-level mutations (`Context::mutate`) were applied.
+    pub(crate) mutations: u32,
+}
+
+/// The first bytes of a recipe file; the version byte changes with the format.
+const RECIPE_MAGIC: [u8; 4] = *b"TFR\x01";
+/// Magic, random state, mutation count.
+const RECIPE_HEADER: usize = 16;
+/// More top-level mutations than any schedule stacks: a recipe claiming more is not one.
+const MAX_RECIPE_MUTATIONS: u32 = 1 << 10;
+
+impl Recipe {
+    /// The bytes of a recipe file: header, then the parent's bytes.
+    #[cfg(test)]
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        [&self.header()[..], &self.parent].concat()
+    }
+
+    fn header(&self) -> [u8; RECIPE_HEADER] {
+        let mut header = [0; RECIPE_HEADER];
+        header[..4].copy_from_slice(&RECIPE_MAGIC);
+        header[4..12].copy_from_slice(&self.state.to_le_bytes());
+        header[12..].copy_from_slice(&self.mutations.to_le_bytes());
+        header
+    }
+
+    /// The value a recipe file's bytes (header, then the parent's bytes) make under a run with
+    /// `max_size` and `operators`; `None` if the bytes are not a recipe.
+    pub(crate) fn rebuild<T: Mutate>(
+        bytes: &[u8],
+        max_size: usize,
+        operators: Operators,
+    ) -> Option<T> {
+        let (header, parent) = bytes.split_at_checked(RECIPE_HEADER)?;
+        if header[..4] != RECIPE_MAGIC {
+            return None;
+        }
+        let state = u64::from_le_bytes(header[4..12].try_into().ok()?);
+        let mutations = u32::from_le_bytes(header[12..].try_into().ok()?);
+        if mutations > MAX_RECIPE_MUTATIONS {
+            return None;
+        }
+        let mut value: T = codec::from_bytes(parent);
+        let mut cx = Context::new(state)
+            .with_max_size(max_size)
+            .with_operators(operators);
+        for _ in 0..mutations {
+            cx.mutate(&mut value);
+        }
+        Some(value)
+    }
+}
+
+/// [`Recipe::rebuild`], encoded, as the watchdog calls it.
+fn rebuild_bytes<T: Mutate>(
+    bytes: &[u8],
+    max_size: usize,
+    operators: Operators,
+) -> Option<Vec<u8>> {
+    Recipe::rebuild::<T>(bytes, max_size, operators).map(|value| codec::to_bytes(&value))
+}
 
 /// What a run keeps on disk, and the guard around its property calls.
 pub(crate) struct RunArtifacts {
@@ -26,8 +118,15 @@ pub(crate) struct RunArtifacts {
     watchdog: Option<Watchdog>,
     crash_guard: CrashGuard,
     /// The encoding of the input being run, in a reused buffer: what the crash handlers and the
-    /// watchdog save if the call never returns, and what the unique count reads after a pass.
+    /// watchdog save if the call never returns (when it has no recipe).
     encoded: codec::Encoder,
+    /// Whether `encoded` holds the input of the last call.
+    encoded_current: bool,
+    /// The header of the last call's recipe, if it had one, where the guards read it.
+    recipe_header: [u8; RECIPE_HEADER],
+    /// What rebuilding a recipe needs besides the type: the run's size bound and operators.
+    max_size: usize,
+    operators: Operators,
     seed: u64,
 }
 
@@ -43,21 +142,33 @@ impl RunArtifacts {
             .test_timeout
             .filter(|limit| !limit.is_zero())
             .map(|limit| {
+                let (max_size, operators) = (config.max_size, config.operators);
+                let rebuild = rebuild_bytes::<T> as fn(&[u8], usize, Operators) -> _;
                 let report = HangReport {
                     artifact_dir: artifact_dir.clone(),
                     seed,
                     replay: replay.clone(),
                     describe: describe::<T>,
+                    rebuild: Box::new(move |bytes| rebuild(bytes, max_size, operators)),
                 };
                 Watchdog::start(limit, report)
             });
         RunArtifacts {
-            corpus: config.corpus_path::<T>().as_deref().map(DiskCorpus::new),
+            corpus: config.corpus_path::<T>().map(|dir| {
+                // The engine's own directory (`keep_seeds`) is replayed within a budget and kept
+                // small; a directory the user named is theirs (see `corpus::disk`).
+                let budget = config.corpus.is_none().then(|| ReplayBudget::of(config));
+                DiskCorpus::new(&dir, budget)
+            }),
             regressions: regression_path.as_deref().map(RegressionFile::load),
             crash_guard: CrashGuard::new(&artifact_dir, seed, &replay),
             artifact_dir,
             watchdog,
             encoded: codec::Encoder::new(),
+            encoded_current: false,
+            recipe_header: [0; RECIPE_HEADER],
+            max_size: config.max_size,
+            operators: config.operators,
             seed,
         }
     }
@@ -65,21 +176,62 @@ impl RunArtifacts {
     /// The inputs replayed first: those that ended an earlier process (crash and hang files:
     /// likeliest to fail again, and a fixed one costs one test), then the regression file's
     /// entries written for `T`'s shape (entries of another shape are reported and kept).
+    ///
+    /// Recipe files (see the module docs) are rebuilt into inputs first, and saved as plain
+    /// files in their place.
     pub(crate) fn regression_inputs<T: Mutate>(&self) -> Vec<Vec<u8>> {
         let Some(file) = &self.regressions else {
             return Vec::new();
         };
+        self.rebuild_recipes::<T>();
         let mut inputs = artifacts::load_artifacts(&self.artifact_dir);
         inputs.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
         inputs
     }
 
-    /// The corpus directory's inputs, loaded after the regressions.
-    pub(crate) fn corpus_inputs(&mut self) -> Vec<Vec<u8>> {
-        self.corpus
-            .as_mut()
-            .map(DiskCorpus::load)
-            .unwrap_or_default()
+    /// Turns the recipe files an earlier process left into the plain input files they rebuild.
+    fn rebuild_recipes<T: Mutate>(&self) {
+        for (path, bytes) in artifacts::load_recipes(&self.artifact_dir) {
+            let name = path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned());
+            let prefix = match name {
+                Some(name) if name.starts_with("hang-") => "hang",
+                _ => "crash",
+            };
+            let rebuilt = Recipe::rebuild::<T>(&bytes, self.max_size, self.operators)
+                .map(|value| codec::to_bytes(&value));
+            let saved =
+                rebuilt.map(|input| artifacts::write_artifact(&self.artifact_dir, prefix, &input));
+            match saved {
+                Some(Ok(_)) => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                Some(Err(error)) => eprintln!(
+                    "typefuzz: could not save the input rebuilt from {}: {error}",
+                    path.display()
+                ),
+                None => eprintln!(
+                    "typefuzz: {} is not a recipe this test's input type rebuilds; skipped",
+                    path.display()
+                ),
+            }
+        }
+    }
+
+    /// The next input of the corpus directory to replay after the regressions, within the
+    /// replay budget (see [`DiskCorpus::next_input`]); then say whether it was interesting with
+    /// [`judge_corpus_input`](Self::judge_corpus_input).
+    pub(crate) fn next_corpus_input(&mut self) -> Option<Vec<u8>> {
+        self.corpus.as_mut()?.next_input()
+    }
+
+    /// Whether the corpus input replayed last was interesting: the corpus keeps it, or may
+    /// remove it as redundant when the run ends.
+    pub(crate) fn judge_corpus_input(&mut self, useful: bool) {
+        if let Some(corpus) = &mut self.corpus {
+            corpus.judge(useful);
+        }
     }
 
     /// The corpus directory's inputs written by other processes since the last look (workers
@@ -141,24 +293,54 @@ impl RunArtifacts {
             .map(|file| file.path().to_path_buf())
     }
 
-    /// Runs the property once on `input`, with its encoding where the crash handlers and the
-    /// watchdog (when a per-test limit is set) save it if the call never returns.
+    /// Runs the property once on `input`, with what the crash handlers and the watchdog (when a
+    /// per-test limit is set) save if the call never returns: `recipe` when the input is a
+    /// mutant it rebuilds, otherwise the input's encoding (see the module docs).
     pub(crate) fn execute<T: Mutate, R: IntoOutcome>(
         &mut self,
         property: &mut impl FnMut(&T) -> R,
         input: &T,
         feedback: &Feedback,
+        recipe: Option<&Recipe>,
     ) -> Verdict {
-        self.encoded.clear();
-        input.encode(&mut self.encoded);
-        let bytes = self.encoded.as_bytes();
-        let _crash = self.crash_guard.arm(bytes);
-        let _watch = self.watchdog.as_ref().map(|watchdog| watchdog.arm(bytes));
+        self.encoded_current = false;
+        match recipe {
+            Some(recipe) => self.recipe_header = recipe.header(),
+            None => {
+                self.encode(input);
+            }
+        }
+        let in_flight = match recipe {
+            Some(recipe) => InFlight {
+                parts: [&self.recipe_header, &recipe.parent],
+                recipe: true,
+            },
+            None => InFlight {
+                parts: [self.encoded.as_bytes(), &[]],
+                recipe: false,
+            },
+        };
+        let _crash = self.crash_guard.arm(in_flight);
+        let _watch = self
+            .watchdog
+            .as_ref()
+            .map(|watchdog| watchdog.arm(in_flight));
         executor::execute(property, input, feedback)
     }
 
-    /// The encoding of the input [`execute`](RunArtifacts::execute) ran last.
-    pub(crate) fn last_input(&self) -> &[u8] {
+    /// The encoding of `input`, the input [`execute`](RunArtifacts::execute) ran last: made
+    /// once, on demand (only inputs without a recipe were encoded before their call).
+    pub(crate) fn last_input<T: Mutate>(&mut self, input: &T) -> &[u8] {
+        if !self.encoded_current {
+            self.encode(input);
+        }
+        self.encoded.as_bytes()
+    }
+
+    fn encode<T: Mutate>(&mut self, input: &T) -> &[u8] {
+        self.encoded.clear();
+        input.encode(&mut self.encoded);
+        self.encoded_current = true;
         self.encoded.as_bytes()
     }
 }
@@ -230,7 +412,7 @@ mod tests {
             next.regression_inputs::<u16>().is_empty(),
             "written for another shape"
         );
-        let mut corpus = next.corpus_inputs();
+        let mut corpus: Vec<_> = std::iter::from_fn(|| next.next_corpus_input()).collect();
         corpus.sort();
         assert_eq!(corpus, [vec![7], vec![8, 9]]);
         let _ = std::fs::remove_dir_all(&dir);
@@ -242,7 +424,7 @@ mod tests {
         artifacts.keep(&[1]);
         assert_eq!(artifacts.save_failure(&1u8, "lost", None), Ok(None));
         assert!(artifacts.regression_inputs::<u8>().is_empty());
-        assert!(artifacts.corpus_inputs().is_empty());
+        assert!(artifacts.next_corpus_input().is_none());
         assert_eq!(artifacts.regression_path(), None);
     }
 
@@ -254,14 +436,85 @@ mod tests {
         let feedback = Feedback::new(FeedbackSources::none());
         let mut property = |x: &u8| assert!(*x < 10, "too big");
         assert_eq!(
-            artifacts.execute(&mut property, &3, &feedback),
+            artifacts.execute(&mut property, &3, &feedback, None),
             Verdict::Pass
         );
-        assert_eq!(artifacts.last_input(), [3]);
-        let Verdict::Fail { message, .. } = artifacts.execute(&mut property, &30, &feedback) else {
+        assert_eq!(artifacts.last_input(&3u8), [3]);
+        let Verdict::Fail { message, .. } = artifacts.execute(&mut property, &30, &feedback, None)
+        else {
             panic!("a panicking property fails");
         };
         assert!(message.contains("too big"), "{message}");
+    }
+
+    #[test]
+    fn a_recipe_rebuilds_the_mutant_it_describes() {
+        type Input = Vec<(u8, Option<String>)>;
+        let operators = Operators::default();
+        let mut cx = Context::new(11).with_max_size(8).with_operators(operators);
+        for _ in 0..200 {
+            let parent: Input = cx.generate();
+            let mut mutant = parent.clone();
+            let recipe = Recipe {
+                parent: codec::to_bytes(&parent).into(),
+                state: cx.rng().get_seed(),
+                mutations: 3,
+            };
+            for _ in 0..recipe.mutations {
+                cx.mutate(&mut mutant);
+            }
+            let rebuilt = Recipe::rebuild::<Input>(&recipe.to_bytes(), 8, operators);
+            assert_eq!(rebuilt, Some(mutant));
+        }
+        let parent = codec::to_bytes(&vec![(1u8, None::<String>)]);
+        assert_eq!(
+            Recipe::rebuild::<Input>(&parent, 8, operators),
+            None,
+            "no header"
+        );
+        let lying = Recipe {
+            parent: parent.into(),
+            state: 1,
+            mutations: MAX_RECIPE_MUTATIONS + 1,
+        };
+        assert_eq!(
+            Recipe::rebuild::<Input>(&lying.to_bytes(), 8, operators),
+            None
+        );
+    }
+
+    #[test]
+    fn a_recipe_file_left_by_a_crash_is_replayed_as_the_input_it_rebuilds() {
+        let dir = scratch("recipe");
+        let config = Config::default()
+            .with_max_size(8)
+            .with_regressions(dir.join("regressions.txt"));
+        let artifacts = RunArtifacts::open::<Vec<u16>>(&config, 1);
+        let mut cx = Context::new(5).with_max_size(8);
+        let parent = vec![7u16, 8, 9];
+        let recipe = Recipe {
+            parent: codec::to_bytes(&parent).into(),
+            state: cx.rng().get_seed(),
+            mutations: 2,
+        };
+        let mut mutant = parent.clone();
+        cx.mutate(&mut mutant);
+        cx.mutate(&mut mutant);
+        let recipe_path = artifacts
+            .artifact_dir
+            .join(format!("crash-0{}", artifacts::RECIPE_SUFFIX));
+        std::fs::create_dir_all(&artifacts.artifact_dir).unwrap();
+        std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
+        assert_eq!(
+            artifacts.regression_inputs::<Vec<u16>>(),
+            [codec::to_bytes(&mutant)]
+        );
+        assert!(!recipe_path.exists(), "the plain file replaces the recipe");
+        assert_eq!(
+            artifacts::load_artifacts(&artifacts.artifact_dir),
+            [codec::to_bytes(&mutant)]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

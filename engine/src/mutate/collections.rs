@@ -403,6 +403,7 @@ where
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("HashMap");
+        fingerprint.mark_order_dependent();
         K::fingerprint(fingerprint);
         V::fingerprint(fingerprint);
     }
@@ -499,6 +500,7 @@ where
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("HashSet");
+        fingerprint.mark_order_dependent();
         T::fingerprint(fingerprint);
     }
 

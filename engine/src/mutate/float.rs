@@ -133,6 +133,7 @@ macro_rules! float_impls {
                     7
                 };
                 structure.node(mix(TYPE, class | (u64::from(x.is_sign_negative()) << 3)));
+                structure.value(u64::from(x.to_bits()));
             }
         }
 

@@ -200,6 +200,12 @@ macro_rules! int_impls {
                 let negative = x < 0;
                 let class = integer_class(x.abs_diff(0) as u128, negative, x == <$t>::MAX, x == <$t>::MIN);
                 structure.node(mix(TYPE, class));
+                // The exact value, for the fingerprint (128-bit values in two halves).
+                let wide = x as u128;
+                structure.value(wide as u64);
+                if core::mem::size_of::<$t>() > 8 {
+                    structure.value((wide >> 64) as u64);
+                }
             }
 
             fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {

@@ -216,6 +216,7 @@ impl Mutate for char {
             _ => 5 + c.len_utf8() as u64,
         };
         structure.node(mix(TYPE, class));
+        structure.value(u64::from(c));
     }
 
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
@@ -258,6 +259,10 @@ impl Mutate for () {
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("()");
+    }
+
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        structure.node(token("()"));
     }
 }
 

@@ -180,6 +180,7 @@ impl Mutate for String {
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         const TYPE: u64 = token("String");
         structure.node(mix(TYPE, length_class(self.len())));
+        structure.bytes(self.as_bytes());
         if let Some(first) = self.chars().next() {
             structure.child(TYPE, 0, &first);
         }
