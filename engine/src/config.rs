@@ -218,7 +218,7 @@ pub struct Config {
     /// It costs no more as runs add up: a run replays at most a quarter of its own budget from
     /// the directory (the most recently useful seeds, and a few of the oldest in turn), and
     /// removes the seeds it found redundant, keeping the directory to at most four times that
-    /// (at least 256 files). A directory the user names (`TYPEFUZZ_CORPUS=<dir>`,
+    /// (at least 64 files). A directory the user names (`TYPEFUZZ_CORPUS=<dir>`,
     /// [`corpus`](Config::corpus)) is replayed in full and never pruned.
     pub keep_seeds: bool,
     /// Worker processes that run this one property together, sharing seeds through the corpus

@@ -72,7 +72,7 @@ fn age(path: &Path, seconds: u64) {
 
 #[test]
 fn many_runs_replay_a_bounded_number_of_seeds_and_the_directory_stays_under_its_cap() {
-    // 40 cases: at most 10 replayed per run; the directory's cap is then its floor, 256 files.
+    // 40 cases: at most 10 replayed per run; the directory's cap is then its floor, 64 files.
     let config = kept("many_runs", 40);
     let dir = fresh_dir::<Input>(&config);
     let mut largest = 0;
@@ -89,10 +89,10 @@ fn many_runs_replay_a_bounded_number_of_seeds_and_the_directory_stays_under_its_
             report.stats.corpus_loaded
         );
         let count = files(&dir);
-        assert!(count <= 256, "run {run} left {count} files");
+        assert!(count <= 64, "run {run} left {count} files");
         largest = largest.max(count);
     }
-    assert_eq!(largest, 256, "the runs found enough to reach the cap");
+    assert_eq!(largest, 64, "the runs found enough to reach the cap");
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -140,7 +140,11 @@ fn a_seed_that_alone_reaches_a_feature_survives_and_corrupt_files_are_kept() {
             "run {run} lost a corrupt file"
         );
         let after = files(&dir);
-        assert!(after < before, "run {run}: {before} -> {after} files");
+        // Down to what a run replays (10), then left alone.
+        assert!(
+            after < before || after <= 10,
+            "run {run}: {before} -> {after} files"
+        );
         before = after;
     }
     fs::remove_dir_all(&dir).unwrap();

@@ -74,6 +74,45 @@ fn the_first_failing_worker_ends_the_run_and_its_failure_is_reported_here() {
     );
 }
 
+#[test]
+fn workers_on_the_kept_corpus_replay_within_their_budget() {
+    // The name is fixed (the workers are other processes, which must find the same directory).
+    let config = Config::default()
+        .with_name("engine_workers::kept_corpus_budget")
+        .with_seed(9)
+        .with_max_size(6)
+        .with_cases(400)
+        .with_regressions(std::env::temp_dir().join("typefuzz-unused-regressions.txt"))
+        .with_progress(false)
+        .with_jobs(2);
+    let dir = config
+        .corpus_path::<Vec<u8>>()
+        .expect("a named run keeps its seeds");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..300u16 {
+        let bytes = typefuzz_engine::codec::to_bytes(&i.to_le_bytes().to_vec());
+        let name = sha1_smol::Sha1::from(&bytes).digest().to_string();
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let report = check(
+        &config,
+        |cx| cx.generate::<Vec<u8>>(),
+        |input: &Vec<u8>| {
+            let _ = guided(input);
+        },
+    );
+    assert!(report.passed());
+    let stats = &report.stats;
+    assert_eq!(stats.workers, 2, "{stats:?}");
+    // Each worker runs 200 cases, so replays at most 50 of the 300 kept seeds.
+    assert!(
+        stats.corpus_loaded > 0 && stats.corpus_loaded <= 100,
+        "{stats:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The workload of `bench/workers.sh` (worker scaling): a campaign on one property, with
 /// `TYPEFUZZ_JOBS` and `TYPEFUZZ_TIME` from the environment, that prints one line for the script.
 /// The property does some work per input (sorts a copy) besides the labels that guide the

@@ -102,14 +102,14 @@ pub const WRAPPED_HOOKS: &[&str] = &[
 /// logged operand (when the input's leaves hold one); the others mutate as usual.
 ///
 /// ```
-/// assert_eq!(typefuzz_libfuzzer::CMPLOG_ONE_IN, 4);
+/// assert_eq!(typefuzz_libfuzzer::CMPLOG_ONE_IN, 8);
 /// ```
-pub const CMPLOG_ONE_IN: u32 = 4;
+pub const CMPLOG_ONE_IN: u32 = 8;
 
 /// How many of the latest comparisons a substitution within a chain draws from: finding the
 /// leaves that match a comparison costs a pass over the input per comparison, in instrumented
 /// code, once per mutation.
-const CHAIN_PAIRS: usize = 16;
+const CHAIN_PAIRS: usize = 8;
 /// log2 of the table's slots.
 const SLOTS_LOG2: u32 = 9;
 /// Slots of the table: comparisons past the last slot overwrite it.

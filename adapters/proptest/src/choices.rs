@@ -8,8 +8,9 @@
 //! is a value the strategy can produce — for every combinator (`prop_map`, `prop_oneof!`,
 //! `collection::vec`, regex strings, `prop_recursive`, `prop_filter`), with no projection and no
 //! `Mutate` impl for the value's type. This is Hypothesis' choice-sequence design, on proptest's
-//! random stream. Values whose strategy derived a second stream (unions do) are kept as a seed
-//! instead of bytes; see [`Recording`].
+//! random stream. Values that derived more than 4 streams (unions derive one per arm before
+//! the one they pick) or read a derived stream are kept as a seed instead of bytes; see
+//! [`Recording`].
 //!
 //! # Draw-aware mutation
 //!
@@ -65,6 +66,7 @@ use proptest::prelude::{Rng as _, RngCore as _};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngAlgorithm, TestRng, TestRunner};
 use typefuzz_engine::codec::{Decoder, Encoder};
+use typefuzz_engine::feedback::structure::{mix, token, Structure};
 use typefuzz_engine::fingerprint::Fingerprint;
 use typefuzz_engine::{Context, Mutate, Operator};
 
@@ -135,6 +137,12 @@ fn padded_len(recorded: usize, derived: u8) -> usize {
 /// The bound keeps [`padded_len`] (copied on every replay) below ~100 KiB for typical values.
 const MAX_BYTES_DERIVED: u8 = 4;
 
+/// Words of a sequence the structure feedback observes (see [`Choices::visit_structure`]).
+const OBSERVED_WORDS: usize = 64;
+
+/// Longest sequence (in bytes) whose mutations are checked for leaving it unchanged.
+const NOOP_CHECKED: usize = 64;
+
 /// Candidates of each kind in one shrink list.
 const SHRINK_PER_KIND: usize = 16;
 
@@ -151,15 +159,20 @@ thread_local! {
 struct Donors {
     ring: Vec<Vec<u8>>,
     next: usize,
-    /// The longest sequence offered: mutants grow to at most twice that (plus a little).
+    /// The longest sequence offered: mutants grow to at most 1.5 times that (plus a word).
     longest: usize,
 }
 
-/// The length past which mutations stop growing a sequence: twice the longest offered one, at
-/// least 256 bytes. Without a bound, feedback that rewards new input sizes would keep growing
-/// sequences whose tails no strategy reads.
+/// The length past which mutations stop growing a sequence: 1.5 times the longest offered one
+/// (fresh draws, which show how much the strategy reads), plus a word. Without a bound,
+/// feedback that rewards new input sizes would keep growing sequences whose tails no strategy
+/// reads, and every change there would replay to the parent's value (a `(u8, bool)` reads
+/// two words).
 fn growth_limit() -> usize {
-    DONOR_POOL.with(|pool| (2 * pool.borrow().longest + 64).max(256))
+    DONOR_POOL.with(|pool| {
+        let longest = pool.borrow().longest;
+        longest + longest / 2 + WORD
+    })
 }
 
 /// The bytes one or more strategies drew from proptest's random stream: a genotype that replays
@@ -370,6 +383,17 @@ impl Choices {
         (start * WORD, ((start + len) * WORD).min(self.bytes.len()))
     }
 
+    /// A byte of a word for a small change: the low byte (what `u8`, `u16` and `char` draws
+    /// keep) or the high byte (what ranges, `bool` and unions read) a third of the time each,
+    /// any byte otherwise.
+    fn read_byte(cx: &mut Context) -> usize {
+        match cx.below(3) {
+            0 => 0,
+            1 => WORD - 1,
+            _ => cx.below(WORD),
+        }
+    }
+
     fn random_word(cx: &mut Context) -> [u8; WORD] {
         cx.rng().u32(..).to_le_bytes()
     }
@@ -410,8 +434,10 @@ impl Choices {
 /// rand's range samplers then redraw zeros forever). A recording detects derived streams: the
 /// recorder does not record the 32 bytes each one takes from the ChaCha stream, so the word the
 /// stream produces next is found further on in a reference stream of the same seed. A value
-/// that derived a stream is kept as its seed and position instead of its bytes: replayed
-/// exactly from ChaCha, mutated by regeneration only, shrunk by proptest's value tree.
+/// that derived at most 4 streams and never read them (a union's unpicked arms) is kept as its
+/// bytes, replayed with padding sized to its derives; any other value that derived a stream is
+/// kept as its seed and position instead: replayed exactly from ChaCha, mutated by
+/// regeneration only, shrunk by proptest's value tree.
 ///
 /// ```
 /// use proptest::prelude::*;
@@ -686,27 +712,9 @@ impl fmt::Debug for Choices {
     }
 }
 
-impl Mutate for Choices {
-    /// Random words, as many as the size allows.
-    fn generate(cx: &mut Context) -> Self {
-        let words = cx.below(cx.size() + 1);
-        let bytes = (0..words).flat_map(|_| Self::random_word(cx)).collect();
-        Choices::new(bytes)
-    }
-
-    fn mutate(&mut self, cx: &mut Context) {
-        if let Some((seed, skip)) = &mut self.seeded {
-            cx.record(Operator::Regenerate);
-            seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
-            seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
-            *skip = 0;
-            return;
-        }
-        if self.bytes.is_empty() {
-            cx.record(Operator::Insert);
-            self.bytes.extend(Self::random_word(cx));
-            return;
-        }
+impl Choices {
+    /// One mutation of a byte sequence (see the [module docs](self)).
+    fn mutate_bytes(&mut self, cx: &mut Context) {
         let words = self.words();
         let grow = u32::from(self.bytes.len() < growth_limit());
         let weights = [
@@ -732,7 +740,7 @@ impl Mutate for Choices {
             Some(1) => {
                 cx.record(Operator::AddSub);
                 let index = cx.below(words);
-                let step = (1 + cx.below(16) as u32) << (8 * cx.below(WORD));
+                let step = (1 + cx.below(16) as u32) << (8 * Self::read_byte(cx));
                 let word = self.word(index);
                 let word = if cx.chance(1, 2) {
                     word.wrapping_add(step)
@@ -743,7 +751,8 @@ impl Mutate for Choices {
             }
             Some(2) => {
                 cx.record(Operator::BitFlip);
-                let index = cx.below(self.bytes.len());
+                let index =
+                    (cx.below(words) * WORD + Self::read_byte(cx)).min(self.bytes.len() - 1);
                 self.bytes[index] ^= 1 << cx.below(8);
             }
             Some(3) => {
@@ -803,6 +812,52 @@ impl Mutate for Choices {
             self.offer();
         }
     }
+}
+
+impl Mutate for Choices {
+    /// Random words, as many as the size allows.
+    fn generate(cx: &mut Context) -> Self {
+        let words = cx.below(cx.size() + 1);
+        let bytes = (0..words).flat_map(|_| Self::random_word(cx)).collect();
+        Choices::new(bytes)
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        if let Some((seed, skip)) = &mut self.seeded {
+            cx.record(Operator::Regenerate);
+            seed[..16].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            seed[16..].copy_from_slice(&cx.rng().u128(..).to_le_bytes());
+            *skip = 0;
+            return;
+        }
+        if self.bytes.is_empty() {
+            cx.record(Operator::Insert);
+            self.bytes.extend(Self::random_word(cx));
+            return;
+        }
+        // A mutation that leaves the bytes as they were (a boundary word already there, a span
+        // copied over itself) would test the parent again: short sequences, where that is
+        // common, are mutated again until they change (a few tries).
+        if self.bytes.len() > NOOP_CHECKED {
+            return self.mutate_bytes(cx);
+        }
+        // A draw reads only some of a word's bits (a `u8` its low byte, a `bool` its top
+        // bit), so one small change often leaves the value as it was: short sequences get a
+        // stack of one to four changes (AFL's havoc).
+        let before = self.bytes.clone();
+        for _ in 0..8 {
+            for _ in 0..=cx.below(4) {
+                if self.bytes.is_empty() {
+                    self.bytes.extend(Self::random_word(cx));
+                } else {
+                    self.mutate_bytes(cx);
+                }
+            }
+            if self.bytes != before {
+                return;
+            }
+        }
+    }
 
     fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
         let words = self.words();
@@ -851,6 +906,39 @@ impl Mutate for Choices {
             }
         }
         out
+    }
+
+    /// Draw-position classes: the value class of each of the first 64 words (zero, one, small,
+    /// boundaries, magnitudes: the classes of a `u32`) at its position, and the number of
+    /// words, so that a sequence with a boundary word at a new place is kept and mutated even
+    /// when nothing else gives feedback. A seeded sequence reports only that it is one.
+    ///
+    /// ```
+    /// use typefuzz::{Mutate, feedback::structure::Structure};
+    /// use typefuzz_proptest::choices::Choices;
+    /// let mut map = vec![0u64; Structure::MAP_WORDS];
+    /// Choices::new(vec![5, 0, 0, 0]).visit_structure(&mut Structure::new(&mut map));
+    /// let mut again = Structure::new(&mut map);
+    /// Choices::new(vec![6, 0, 0, 0]).visit_structure(&mut again);
+    /// assert_eq!(again.new_features(), 0, "5 and 6 are both small");
+    /// let mut boundary = Structure::new(&mut map);
+    /// Choices::new(vec![0xff; 4]).visit_structure(&mut boundary);
+    /// assert!(boundary.new_features() > 0, "u32::MAX at word 0 is new");
+    /// ```
+    fn visit_structure(&self, structure: &mut Structure<'_>) {
+        const TYPE: u64 = token("typefuzz_proptest::choices::Choices");
+        const SEEDED: u64 = token("typefuzz_proptest::choices::Choices/seeded");
+        const LENGTH: u64 = token("typefuzz_proptest::choices::Choices/words");
+        if self.seeded.is_some() {
+            structure.node(SEEDED);
+            return;
+        }
+        structure.node(TYPE);
+        let words = self.words();
+        structure.child(LENGTH, 0, &words);
+        for index in 0..words.min(OBSERVED_WORDS) {
+            structure.child(mix(TYPE, index as u64), 0, &self.word(index));
+        }
     }
 
     /// Versioned: inputs saved in an older encoding are never loaded as this one.

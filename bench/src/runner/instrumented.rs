@@ -137,6 +137,10 @@ pub(crate) fn run(request: &Request) -> (Vec<String>, usize) {
     if let Some(n) = request.control_trials {
         args.extend(["--control-trials".into(), n.to_string()]);
     }
+    match super::strategy::MAX_TESTS.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => {}
+        n => args.extend(["--max-tests".into(), n.to_string()]),
+    }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let mut command = Command::new(cargo);
     command.current_dir(&workspace).args([

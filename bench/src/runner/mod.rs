@@ -26,7 +26,9 @@
 //! `--strategies a,b,...`, `--tasks a,b,...` (only these tasks, e.g. IFC mutants `3,17` or
 //! `correct` for the control), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
 //! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
-//! typefuzz size bound).
+//! typefuzz size bound), `--max-tests N` (stops every typefuzz trial after N tests as well as at
+//! its time cap: side-by-side comparisons on a loaded machine then give each variant the same
+//! tests).
 
 mod historical;
 mod instrumented;
@@ -99,7 +101,7 @@ usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--
                       [--cap SECONDS]
                       [--only ifc|bst|micro|historical]... [--strategies a,b,...]
                       [--tasks a,b,...] [--seed N]
-                      [--out DIR] [--max-size N] [--trace-compares (sancov mode)]
+                      [--out DIR] [--max-size N] [--max-tests N] [--trace-compares (sancov mode)]
 strategies: proptest, proptest-dropin, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
             typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
             typefuzz-no-hint, typefuzz-sancov, smart-generator";
@@ -170,6 +172,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--max-size" => {
                 let n: usize = value()?.parse().map_err(|e| format!("--max-size: {e}"))?;
                 strategy::MAX_SIZE_OVERRIDE.store(n, std::sync::atomic::Ordering::Relaxed);
+            }
+            "--max-tests" => {
+                let n: u64 = value()?.parse().map_err(|e| format!("--max-tests: {e}"))?;
+                strategy::MAX_TESTS.store(n, std::sync::atomic::Ordering::Relaxed);
             }
             "--tasks" => {
                 options.tasks = Some(value()?.split(',').map(|t| t.trim().to_string()).collect());
@@ -561,6 +567,13 @@ mod tests {
             name(&compares, Workload::Micro, Strategy::Sancov),
             "micro (coverage + CmpLog): typefuzz"
         );
+    }
+
+    #[test]
+    fn max_tests_must_be_a_count() {
+        let args = ["full", "--max-tests", "many"].map(String::from);
+        let error = parse(&args).err().expect("not a number");
+        assert!(error.starts_with("--max-tests"), "{error}");
     }
 
     #[test]

@@ -106,6 +106,10 @@ impl Strategy {
             .with_progress(false)
             // Time to failure is the measure; shrinking only makes the counterexample readable.
             .with_shrink_time(Duration::from_millis(250));
+        let base = match MAX_TESTS.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => base,
+            max_tests => base.with_max_tests(max_tests),
+        };
         let no = |f: fn(&mut Operators)| {
             let mut ops = Operators::default();
             f(&mut ops);
@@ -189,6 +193,12 @@ pub(crate) struct Problem<T> {
 /// workload-side choice; the defaults are the workloads' constants).
 pub(crate) static MAX_SIZE_OVERRIDE: std::sync::atomic::AtomicUsize =
     std::sync::atomic::AtomicUsize::new(0);
+
+/// `--max-tests`: when non-zero, every typefuzz trial also stops after this many tests (the
+/// baselines keep their time cap only). Two engine variants compared on a loaded, shared machine
+/// then get the same number of tests, whatever share of the CPU each had; with a fixed seed a
+/// trial is then deterministic.
+pub(crate) static MAX_TESTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Runs one trial of `strategy` on `problem`.
 pub(crate) fn run_trial<T>(

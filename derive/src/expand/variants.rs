@@ -100,6 +100,8 @@ pub fn expand(
         #[automatically_derived]
         #[allow(unused_variables)]
         impl #impl_generics __Variants for #ident #type_generics #where_clause {
+            // Inlined into `generate`, its hot caller (one call per generated node otherwise).
+            #[inline]
             fn __fresh(
                 __cx: &mut ::typefuzz::Context,
                 __variant: ::core::primitive::usize,

@@ -25,7 +25,11 @@
 //!    directory's lock and only if every file it found useful is still there (workers sharing
 //!    the directory minimize concurrently, each judging in its own order). If the directory
 //!    then still holds more than four times the replay budget (and more than [`MIN_MAX_FILES`]),
-//!    the least recently useful files the run listed but did not replay go, oldest first.
+//!    the least recently useful files the run listed but did not replay go, oldest first. The
+//!    cap is the run's own: a plain `cargo test` after a long campaign on the same test
+//!    (`TYPEFUZZ_TIME`, whose replay budget is unbounded by count) cuts the campaign's directory
+//!    back to its cap. Keep a campaign's corpus in a directory of your own
+//!    (`TYPEFUZZ_CORPUS=<dir>`) to keep all of it.
 //! 4. **Never removed:** files another process wrote or found useful after this run listed the
 //!    directory, files not named by a SHA-1 (seeds placed by hand), and corrupt files —
 //!    unreadable, oversized, or named by a SHA-1 that is not their contents' — which are
@@ -45,7 +49,7 @@ use crate::Config;
 
 /// The least number of files a kept directory may hold before minimization removes files the
 /// run did not replay (rule 3 of the [module docs](self)).
-pub(crate) const MIN_MAX_FILES: u64 = 256;
+pub(crate) const MIN_MAX_FILES: u64 = 64;
 
 /// How much of a run may go to replaying its corpus directory (rule 1 of the
 /// [module docs](self)).
@@ -475,7 +479,7 @@ mod tests {
         assert_eq!(budget.max_files(), 1000);
         assert_eq!(
             ReplayBudget::of(&Config::default().with_cases(8)).max_files(),
-            256
+            64
         );
     }
 
@@ -628,13 +632,13 @@ mod tests {
         let removed = corpus.minimize();
         let left = fs::read_dir(&dir).unwrap().count() as u64;
         assert_eq!(left, MIN_MAX_FILES);
-        assert_eq!(removed.len(), 300 + 3 - 256);
+        assert_eq!(removed.len() as u64, 300 + 3 - MIN_MAX_FILES);
         assert!(damaged.exists() && oversized.exists());
         assert!(dir.join(sha1_hex(b"just written")).exists());
         // The oldest unread files went first; the replayed ones were useful, so they stay.
         let file = |i: u16| dir.join(sha1_hex(&i.to_le_bytes()));
-        assert!((1..=47).all(|i| !file(i).exists()));
-        assert!([0, 48, 296, 297, 298, 299]
+        assert!((1..=239).all(|i| !file(i).exists()));
+        assert!([0, 240, 296, 297, 298, 299]
             .into_iter()
             .all(|i| file(i).exists()));
         fs::remove_dir_all(&dir).unwrap();
