@@ -456,9 +456,14 @@ mod tests {
 
     /// Sets the modification time of the file holding `bytes` to `seconds` after the epoch.
     fn age(dir: &Path, bytes: &[u8], seconds: u64) {
+        age_file(&dir.join(sha1_hex(bytes)), seconds);
+    }
+
+    /// Sets the modification time of `path` to `seconds` after the epoch.
+    fn age_file(path: &Path, seconds: u64) {
         fs::File::options()
             .write(true)
-            .open(dir.join(sha1_hex(bytes)))
+            .open(path)
             .unwrap()
             .set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds))
             .unwrap();
@@ -614,14 +619,8 @@ mod tests {
             .unwrap();
         let damaged = dir.join(sha1_hex(b"original"));
         fs::write(&damaged, b"damaged").unwrap();
-        for (path, seconds) in [(&oversized, 0), (&damaged, 1_003)] {
-            fs::File::options()
-                .write(true)
-                .open(path)
-                .unwrap()
-                .set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds))
-                .unwrap();
-        }
+        age_file(&oversized, 0);
+        age_file(&damaged, 1_003);
         let mut corpus = DiskCorpus::new(&dir, budget(4));
         while corpus.next_input().is_some() {
             corpus.judge(true);
