@@ -60,7 +60,7 @@
 //!   feedback, so sequences with a boundary draw at a new place are kept and mutated even when
 //!   no coverage, label or discard says anything.
 //! - **Typed mutation where it is sound.** An argument `x: T` (or `x in any::<T>()`) whose type
-//!   implements [`Mutate`] and whose `any::<T>()` covers the whole type (integers, `bool`,
+//!   implements [`Mutate`](typefuzz_engine::Mutate) and whose `any::<T>()` covers the whole type (integers, `bool`,
 //!   `char`, your own derived types) is kept and mutated as a `T`, with the derive's structural
 //!   operators. Floats (`any::<f64>()` has no NaN), strings (no control characters),
 //!   collections (bounded sizes), tuples, arrays and options of them are drawn like any
