@@ -128,6 +128,12 @@ fn room_needed(recorded: usize) -> usize {
 /// room for the streams the value derived while it was recorded and two more (a union arm a
 /// mutant picks later). A replay that derives more streams than that is retried with more room
 /// (see [`Choices::replay`]).
+///
+/// Reads are not watched, only derived streams: a mutant that reads more than this without
+/// deriving (a length word raised to a collection's maximum over elements its bytes do not hold,
+/// when the elements read more than 16 KiB of filler in all: 99 arrays of 64 ranged `u8`s) runs
+/// its stream dry, and rand's range samplers may then redraw zeros until the engine's watchdog
+/// reports a hang.
 fn padded_len(recorded: usize, derived: u8) -> usize {
     let base = (recorded * 16 + 1024).max(16 * 1024);
     base.max(forks::room_for(
