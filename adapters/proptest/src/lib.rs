@@ -50,7 +50,7 @@
 //!   (which proptest calls for every derived stream: `TestRunner::partial_clone` clones the
 //!   config) counts the derives while the value is built and ends the build at the first one
 //!   past what the stream affords, before it can run dry; the replay then starts again with
-//!   twice the room per extra derive, up to 1 MiB. A mutant that needs more (a long vector of
+//!   twice the room per extra derive, up to 256 KiB. A mutant that needs more (a long vector of
 //!   unions picking late arms) is built from a ChaCha stream seeded by its bytes: a value of
 //!   the strategy, the same on every replay, never a hang and never a discard
 //!   ([`choices::Choices::replay`]). Reads are not watched, only derived streams: a mutant
