@@ -124,18 +124,21 @@ fn room_needed(recorded: usize) -> usize {
 }
 
 /// Bytes of stream a replay starts with: the recorded bytes, then [`FILLER`] words; 16 KiB at
-/// least (the copy is paid on every replay), 16 times the record for values that draw much, and
-/// room for the streams the value derived while it was recorded and two more (a union arm a
-/// mutant picks later). A replay that derives more streams than that is retried with more room
-/// (see [`Choices::replay`]).
+/// least (the copy is paid on every replay), 16 times the record for values that draw much,
+/// twice the longest fresh draw offered on this thread (`drawn`: a mutant that raises a length
+/// reads up to about what a fresh value of that length read), and room for the streams the
+/// value derived while it was recorded and two more (a union arm a mutant picks later). A
+/// replay that derives more streams than that is retried with more room (see
+/// [`Choices::replay`]).
 ///
-/// Reads are not watched, only derived streams: a mutant that reads more than this without
-/// deriving (a length word raised to a collection's maximum over elements its bytes do not hold,
-/// when the elements read more than 16 KiB of filler in all: 99 arrays of 64 ranged `u8`s) runs
-/// its stream dry, and rand's range samplers may then redraw zeros until the engine's watchdog
-/// reports a hang.
-fn padded_len(recorded: usize, derived: u8) -> usize {
-    let base = (recorded * 16 + 1024).max(16 * 1024);
+/// Reads are not watched, only derived streams. What can still run a stream dry, after which
+/// rand's range samplers may redraw zeros until the engine's watchdog reports a hang: a mutant
+/// that, without deriving a stream, reads more than all of the above (a length raised past every
+/// fresh draw's, over elements built from filler that read more than 16 KiB in all); or one
+/// whose derived streams leave its own stream less than its bytes plus 512 bytes of filler reads
+/// plus as much again (the fork budget's [`room_needed`]).
+fn padded_len(recorded: usize, drawn: usize, derived: u8) -> usize {
+    let base = (recorded * 16 + 1024).max(drawn * 2 + 1024).max(16 * 1024);
     base.max(forks::room_for(
         room_needed(recorded),
         u32::from(derived) + 2,
@@ -174,7 +177,7 @@ thread_local! {
     static FILLED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Sequences offered for splicing (a ring buffer; see [`Choices::offer`]).
     static DONOR_POOL: RefCell<Donors> =
-        const { RefCell::new(Donors { ring: Vec::new(), next: 0, longest: 0 }) };
+        const { RefCell::new(Donors { ring: Vec::new(), next: 0, longest: 0, longest_drawn: 0 }) };
 }
 
 struct Donors {
@@ -182,6 +185,9 @@ struct Donors {
     next: usize,
     /// The longest sequence offered: mutants grow to at most 1.5 times that (plus a word).
     longest: usize,
+    /// The longest fresh draw offered ([`Choices::offer`]; mutants are offered too): how much
+    /// the strategies of this thread read, which sizes replays ([`padded_len`]).
+    longest_drawn: usize,
 }
 
 /// The length past which mutations stop growing a sequence: 1.5 times the longest offered one
@@ -189,6 +195,11 @@ struct Donors {
 /// feedback that rewards new input sizes would keep growing sequences whose tails no strategy
 /// reads, and every change there would replay to the parent's value (a `(u8, bool)` reads
 /// two words).
+/// The longest fresh draw offered on this thread (see [`padded_len`]).
+fn longest_drawn() -> usize {
+    DONOR_POOL.with(|pool| pool.borrow().longest_drawn)
+}
+
 fn growth_limit() -> usize {
     DONOR_POOL.with(|pool| {
         let longest = pool.borrow().longest;
@@ -302,7 +313,7 @@ impl Choices {
         }
         let need = room_needed(self.bytes.len());
         let cap = MAX_REPLAY_LEN.max(forks::room_for(need, 3));
-        let mut len = padded_len(self.bytes.len(), self.derived);
+        let mut len = padded_len(self.bytes.len(), longest_drawn(), self.derived);
         loop {
             let allowed = forks::allowed(len, need);
             if let Some(tree) = self.replay_bytes(strategy, config, len, allowed) {
@@ -421,6 +432,12 @@ impl Choices {
     /// assert!(spliced);
     /// ```
     pub fn offer(&self) {
+        self.donate(true);
+    }
+
+    /// Puts this sequence in the splicing pool; a `drawn` one (a fresh draw) also records how
+    /// much the strategy reads ([`padded_len`]).
+    fn donate(&self, drawn: bool) {
         if self.bytes.len() < WORD {
             return;
         }
@@ -434,6 +451,9 @@ impl Choices {
             }
             pool.next = (pool.next + 1) % DONORS;
             pool.longest = pool.longest.max(self.bytes.len());
+            if drawn {
+                pool.longest_drawn = pool.longest_drawn.max(self.bytes.len());
+            }
         });
     }
 
@@ -449,6 +469,7 @@ impl Choices {
             pool.ring.clear();
             pool.next = 0;
             pool.longest = 0;
+            pool.longest_drawn = 0;
         });
     }
 
@@ -910,7 +931,7 @@ impl Choices {
             }
         }
         if cx.chance(1, 16) {
-            self.offer();
+            self.donate(false);
         }
     }
 }
@@ -1187,7 +1208,7 @@ mod tests {
         let config = ProptestConfig::default();
         let last = Choices::new(vec![0xff; 8]);
         let need = room_needed(last.bytes.len());
-        let first = padded_len(last.bytes.len(), last.derived);
+        let first = padded_len(last.bytes.len(), 0, last.derived);
         let allowed = forks::allowed(first, need);
         assert!(allowed < 7, "the first attempt affords {allowed} derives");
         assert!(last
@@ -1226,6 +1247,37 @@ mod tests {
         let mut other = choices.clone();
         other.bytes[100] ^= 1;
         assert_ne!(other.digest(), choices.digest());
+    }
+
+    #[test]
+    fn a_length_raised_over_filler_reads_no_more_than_fresh_draws_allow() {
+        use proptest::prelude::*;
+        let config = ProptestConfig::default();
+        // Up to 99 elements of 64 ranged draws: ~25 KiB of stream at the longest, more than the
+        // 16 KiB a short sequence's replay gets by itself.
+        let wide = proptest::array::uniform32(0..10u8);
+        let strategy = proptest::collection::vec((wide.clone(), wide), 0..100);
+        Choices::forget_offers();
+        for seed in 0..20u8 {
+            // As the adapter offers every fresh draw.
+            Choices::record(&strategy, &config, [seed; 32])
+                .unwrap()
+                .1
+                .offer();
+        }
+        assert!(longest_drawn() > 20 * 1024, "{}", longest_drawn());
+        // The longest length over elements built from filler (a range's low end) but for what
+        // the rest of the bytes reach.
+        let raised = Choices::new(vec![0xff; 8])
+            .replay(&strategy, &config)
+            .unwrap()
+            .current();
+        assert_eq!(raised.len(), 99);
+        let filler_built = raised
+            .iter()
+            .filter(|(a, b)| a == &[0; 32] && b == &[0; 32]);
+        assert!(filler_built.count() >= 98);
+        Choices::forget_offers();
     }
 
     #[test]
