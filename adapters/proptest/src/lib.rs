@@ -53,10 +53,11 @@
 //!   twice the room per extra derive, up to 256 KiB. A mutant that needs more (a long vector of
 //!   unions picking late arms) is built from a ChaCha stream seeded by its bytes: a value of
 //!   the strategy, the same on every replay, never a hang and never a discard
-//!   ([`choices::Choices::replay`]). Reads are not watched, only derived streams: a mutant
-//!   that reads more than 16 KiB (or 16 times its bytes) of filler past its bytes can still run
-//!   its stream dry. For a recursive type, write the argument `t: Tree` with an `Arbitrary` impl
-//!   and `#[derive(Mutate)]`: it is then mutated as a tree.
+//!   ([`choices::Choices::replay`]). Reads are not watched, only derived streams: a replay's
+//!   stream is at least twice the longest fresh draw of the run (and 16 KiB), so a mutant that
+//!   raises a length reads what a fresh value of that length would; one that reads more than
+//!   that past its bytes can still run its stream dry. For a recursive type, write the argument
+//!   `t: Tree` with an `Arbitrary` impl and `#[derive(Mutate)]`: it is then mutated as a tree.
 //! - **Draw-position feedback.** Each choice sequence reports the value class of its first
 //!   64 words at their positions (zero, small, boundaries, magnitudes) to the structure
 //!   feedback, so sequences with a boundary draw at a new place are kept and mutated even when
