@@ -136,6 +136,37 @@ pub fn expand(container: &Container) -> TokenStream {
         quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
     };
 
+    // A recursive type wraps the value (`__private::wrap`, subterm's inverse) instead of taking
+    // a subterm half the time and instead of switching constructors three times in four, so
+    // that mutants keep their seeds' size on average (`dropin drift` in bench/ measures it).
+    let take_subterm = quote! {
+        __cx.record(::typefuzz::Operator::Subterm);
+        if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
+            ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
+        }
+    };
+    let switch = quote! {
+        __cx.record(::typefuzz::Operator::ConstructorGrow);
+        __transition(self, __grow[__k], __cx);
+    };
+    let (subterm_arm, grow_arm) = if recursive_type {
+        let wrap = |quarters: u32| {
+            let quarters = proc_macro2::Literal::u32_unsuffixed(quarters);
+            quote! {
+                if __cx.chance(#quarters, 4) && ::typefuzz::__private::wrap(self, __cx) {
+                    __cx.record(::typefuzz::Operator::Wrap);
+                }
+            }
+        };
+        let (subterm_wrap, grow_wrap) = (wrap(2), wrap(3));
+        (
+            quote!(#subterm_wrap else { #take_subterm }),
+            quote!(#grow_wrap else { #switch }),
+        )
+    } else {
+        (take_subterm, switch)
+    };
+
     quote! {
         const __FIELDS: &[::core::primitive::usize] = &[#(#field_counts),*];
         let __variant: ::core::primitive::usize = #variant;
@@ -147,18 +178,14 @@ pub fn expand(container: &Container) -> TokenStream {
                 #recursive_arms
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
-                __cx.record(::typefuzz::Operator::Subterm);
-                if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
-                    ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
-                }
+                #subterm_arm
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
                 __cx.record(::typefuzz::Operator::ConstructorDrop);
                 __transition(self, __drop[__k], __cx);
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
-                __cx.record(::typefuzz::Operator::ConstructorGrow);
-                __transition(self, __grow[__k], __cx);
+                #grow_arm
             }
             #regenerate_arm
         }
@@ -187,8 +214,16 @@ fn transition(container: &Container) -> TokenStream {
         }
     }
     let fresh = fresh_variant(quote!(__to), quote!(__size));
+    // A recursive type's new fields are sized after the value they join (`grow_size_of`), so
+    // grow gives back what drop takes; other types' stay small.
+    let recursive_type = (container.variants.iter()).any(|v| v.fields.iter().any(|f| f.recursive));
+    let size = if recursive_type {
+        quote!(::typefuzz::__private::grow_size_of(&*__this, __cx))
+    } else {
+        quote!(::typefuzz::__private::grow_size(__cx))
+    };
     quote! {
-        let __size = ::typefuzz::__private::grow_size(__cx);
+        let __size = #size;
         let __new: Self = match (&mut *__this, __to) {
             #(#arms)*
             _ => #fresh,
