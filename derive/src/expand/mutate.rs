@@ -136,35 +136,23 @@ pub fn expand(container: &Container) -> TokenStream {
         quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
     };
 
-    // A recursive type wraps the value (`__private::wrap`, subterm's inverse) instead of taking
-    // a subterm half the time and instead of switching constructors three times in four, so
-    // that mutants keep their seeds' size on average (`dropin drift` in bench/ measures it).
-    let take_subterm = quote! {
-        __cx.record(::typefuzz::Operator::Subterm);
-        if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
-            ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
-        }
-    };
+    // A recursive type grows by wrapping the value (`__private::wrap`, subterm's inverse) three
+    // times in four, so that mutants keep about their seeds' size (`dropin drift` in bench/
+    // measures it); subterm is left alone, it is what focuses the search on a part.
     let switch = quote! {
         __cx.record(::typefuzz::Operator::ConstructorGrow);
         __transition(self, __grow[__k], __cx);
     };
-    let (subterm_arm, grow_arm) = if recursive_type {
-        let wrap = |quarters: u32| {
-            let quarters = proc_macro2::Literal::u32_unsuffixed(quarters);
-            quote! {
-                if __cx.chance(#quarters, 4) && ::typefuzz::__private::wrap(self, __cx) {
-                    __cx.record(::typefuzz::Operator::Wrap);
-                }
+    let grow_arm = if recursive_type {
+        quote! {
+            if __cx.chance(3, 4) && ::typefuzz::__private::wrap(self, __cx) {
+                __cx.record(::typefuzz::Operator::Wrap);
+            } else {
+                #switch
             }
-        };
-        let (subterm_wrap, grow_wrap) = (wrap(2), wrap(3));
-        (
-            quote!(#subterm_wrap else { #take_subterm }),
-            quote!(#grow_wrap else { #switch }),
-        )
+        }
     } else {
-        (take_subterm, switch)
+        switch
     };
 
     quote! {
@@ -178,7 +166,10 @@ pub fn expand(container: &Container) -> TokenStream {
                 #recursive_arms
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
-                #subterm_arm
+                __cx.record(::typefuzz::Operator::Subterm);
+                if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
+                    ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
+                }
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
                 __cx.record(::typefuzz::Operator::ConstructorDrop);

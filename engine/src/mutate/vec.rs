@@ -77,20 +77,6 @@ pub(super) fn remove_run(cx: &mut Context, len: usize) -> (usize, usize) {
     (start, count)
 }
 
-/// How many elements Insert adds to a collection of `len`: usually one, sometimes a short run,
-/// drawn as Remove's run length is (see [`remove_run`]), so that inserting gives back what
-/// removing takes and mutants keep their seeds' length on average; never more than the room
-/// left below `cx.max_size()` (at least one).
-pub(super) fn insert_run(cx: &mut Context, len: usize) -> usize {
-    let room = cx.max_size().saturating_sub(len).max(1);
-    let count = if cx.chance(3, 4) {
-        1
-    } else {
-        1 + cx.below(MAX_REMOVE_RUN)
-    };
-    count.min(room)
-}
-
 /// The length Truncate resizes a non-empty collection of `len` elements to: a length drawn as
 /// generation draws one (uniform in `0..=cx.size()`), so that resizing leaves lengths spread
 /// as generated ones are instead of halving them each time; a draw equal to `len` cuts it short
@@ -192,9 +178,7 @@ fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
         Some(0) => {
             cx.record(Operator::Insert);
             let at = cx.below(len + 1);
-            for _ in 0..insert_run(cx, len) {
-                seq.insert_at(at, generate_child(cx));
-            }
+            seq.insert_at(at, generate_child(cx));
         }
         Some(1) => {
             cx.record(Operator::Duplicate);
@@ -325,11 +309,11 @@ fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
     (0..len).map(|_| T::decode(input)).collect()
 }
 
-/// Collections of at most `cx.size()` elements. Mutations insert a fresh element or a short run,
-/// duplicate one, remove one or a short run, swap two, resize to a generated length (truncate,
-/// or append fresh elements), or mutate one element (Insert and Duplicate only below
-/// `cx.max_size()` elements). Insertion and removal runs are drawn alike and resizing draws the
-/// length as generation does, so mutants keep their seeds' length on average. Encodes as a length followed by the elements; decoding
+/// Collections of at most `cx.size()` elements. Mutations insert a fresh element, duplicate one,
+/// remove one or a short run, swap two, resize to a generated length (truncate, or append fresh
+/// elements), or mutate one element (Insert and Duplicate only below `cx.max_size()` elements).
+/// Resizing draws the length as generation does, so mutants keep their seeds' length on average
+/// instead of losing half of it at each truncation. Encodes as a length followed by the elements; decoding
 /// caps lengths by the input's length, so any byte string decodes in O(input) memory.
 ///
 /// ```
