@@ -401,10 +401,15 @@ const WRAP_ATTEMPTS: usize = 4;
 /// ```
 pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
     let budget = cx.size();
-    if cx.operators().faithful || budget == 0 || deeper_than(value, budget - 1) {
+    if cx.operators().faithful || budget == 0 {
         return false;
     }
+    // A value of fewer nodes than the budget is no deeper than that: the depth walk is needed
+    // only when the count reached it.
     let nodes = count_nodes(value, budget);
+    if nodes >= budget && deeper_than(value, budget - 1) {
+        return false;
+    }
     // Siblings of about `nodes` nodes each: a value generated at size `s` has about `s` nodes,
     // split among its same-type fields.
     let size = (2 * nodes + 1).min(budget);

@@ -35,7 +35,7 @@ pub enum Operator {
     Random,
     /// Negate or toggle (`bool`, sign of a number).
     Toggle,
-    /// Insert a fresh element into a collection.
+    /// Insert a fresh element into a collection (or grow it to a generated length).
     Insert,
     /// Insert a copy of an existing element.
     Duplicate,

@@ -313,8 +313,9 @@ fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
 /// remove one or a short run, swap two, resize to a generated length (truncate, or append fresh
 /// elements), or mutate one element (Insert and Duplicate only below `cx.max_size()` elements).
 /// Resizing draws the length as generation does, so mutants keep their seeds' length on average
-/// instead of losing half of it at each truncation. Encodes as a length followed by the elements; decoding
-/// caps lengths by the input's length, so any byte string decodes in O(input) memory.
+/// instead of losing half of it at each truncation. Encodes as a length followed by the
+/// elements; decoding caps lengths by the input's length, so any byte string decodes in O(input)
+/// memory.
 ///
 /// ```
 /// use typefuzz_engine::{codec, Context, Mutate, Operator};
