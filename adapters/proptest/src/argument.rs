@@ -172,8 +172,9 @@ tuple_arguments! {
 /// expand to). Not public API.
 ///
 /// Deref specialization: `(&&&TypeProbe::<T>::new()).__typefuzz_argument()` finds, in order,
-/// [`NotWhole`] (std types whose proptest strategy does not cover the type), [`Whole`]
-/// (`T: Mutate`), then [`Any`] (everything else: drawn through `any::<T>()`).
+/// [`NotWhole`](probe::NotWhole) (std types whose proptest strategy does not cover the type),
+/// [`Whole`](probe::Whole) (`T: Mutate`), then [`Any`](probe::Any) (everything else: drawn
+/// through `any::<T>()`).
 #[doc(hidden)]
 pub mod probe {
     use super::*;

@@ -70,6 +70,8 @@ use typefuzz_engine::feedback::structure::{mix, token, Structure};
 use typefuzz_engine::fingerprint::Fingerprint;
 use typefuzz_engine::{Context, Mutate, Operator};
 
+mod forks;
+
 /// Bytes per draw: proptest's strategies read the stream with `next_u32`.
 const WORD: usize = 4;
 /// Longest span of words one span mutation moves.
@@ -114,23 +116,31 @@ const INTERESTING_64: [u64; 8] = [
 /// union arms).
 const FILLER: u32 = 1;
 
-/// Bytes of stream a replay provides: the recorded bytes, then [`FILLER`] words. proptest gives
-/// every derived stream (`prop_flat_map`, `prop_perturb`) half of what is left, so the filler
-/// is long enough for the draws recorded after four nested splits, and for mutants that draw
-/// more than their seed did (16 KiB at least: the copy is paid on every replay); a value
-/// drawing more than this reads zeros past it, which rand's range samplers may redraw forever
-/// (the engine then reports a hang).
-///
-/// Every stream the value derives halves what is left of its own (see [`Recording`]), so a
-/// value that derived `derived` streams while it was recorded gets `2^(derived + 2)` times its
-/// needs: room for its own derives and two more of a mutant's (a union arm picked later).
+/// Bytes a replay's own stream keeps after its last derived stream: the recorded bytes, and as
+/// much again plus 512 for the [`FILLER`] words a mutant reads past them (a length raised over
+/// elements its bytes do not hold).
+fn room_needed(recorded: usize) -> usize {
+    recorded * 2 + 512
+}
+
+/// Bytes of stream a replay starts with: the recorded bytes, then [`FILLER`] words; 16 KiB at
+/// least (the copy is paid on every replay), 16 times the record for values that draw much, and
+/// room for the streams the value derived while it was recorded and two more (a union arm a
+/// mutant picks later). A replay that derives more streams than that is retried with more room
+/// (see [`Choices::replay`]).
 fn padded_len(recorded: usize, derived: u8) -> usize {
     let base = (recorded * 16 + 1024).max(16 * 1024);
-    if derived == 0 {
-        return base;
-    }
-    base.max((recorded * 2 + 512) << (u32::from(derived) + 2))
+    base.max(forks::room_for(
+        room_needed(recorded),
+        u32::from(derived) + 2,
+    ))
 }
+
+/// Longest stream a replay from bytes is given (more for sequences so long that this leaves no
+/// room for three derived streams). Each derived stream halves the replay's own, so room grows
+/// as `2^derives`: a replay that would need more is built from a stream seeded by its bytes
+/// instead (see [`Choices::replay`]).
+const MAX_REPLAY_LEN: usize = 1 << 20;
 
 /// Most derived streams a value may draw and still be kept as bytes (a union of `n` arms
 /// derives up to `n - 1`); a value that derived more is kept as its seed (see [`Recording`]).
@@ -241,6 +251,14 @@ impl Choices {
     /// Builds `strategy`'s value tree with these bytes as the random stream, followed by filler
     /// words that every range maps to its low end.
     ///
+    /// Every stream the strategy derives (a union derives one per arm before the one it picks)
+    /// halves what is left of the replay's own, and an exhausted stream would make rand's range
+    /// samplers redraw forever. The replay counts the streams it derives while the value is
+    /// built and, one past what its stream affords, starts again with room for more (twice the
+    /// bytes per derived stream, up to 1 MiB). A value that needs more than that is built from a
+    /// ChaCha stream seeded by these bytes instead: a value of the strategy, the same on every
+    /// replay, never a hang.
+    ///
     /// Fails only when the strategy gives up (a `prop_filter` that rejected too many values):
     /// the caller treats that as a discard.
     ///
@@ -255,6 +273,13 @@ impl Choices {
     /// let empty = Choices::default();
     /// assert_eq!(empty.replay(&(10..20u8), &config).unwrap().current(), 10);
     /// assert_eq!(empty.replay(&proptest::collection::vec(0..7u8, 2..9), &config).unwrap().current(), vec![0, 0]);
+    /// // Forty elements that each pick a union's last arm derive eighty streams: far more than
+    /// // any stream affords, and still a value of the strategy.
+    /// let unions = proptest::collection::vec(prop_oneof![Just(0u8), 1..10u8, 10..20u8], 0..60);
+    /// let mut bytes = vec![0xff; 4]; // the longest length
+    /// bytes.extend([0xff; 8].repeat(60)); // last arm, then its high end
+    /// let v = Choices::new(bytes).replay(&unions, &config).unwrap().current();
+    /// assert!(v.len() < 60 && v.iter().all(|&x| x < 20));
     /// ```
     pub fn replay<S: Strategy>(
         &self,
@@ -262,20 +287,40 @@ impl Choices {
         config: &ProptestConfig,
     ) -> Result<S::Tree, Reason> {
         if let Some((seed, skip)) = self.seeded {
-            let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
-            let mut runner = Self::runner(config, rng);
-            for _ in 0..skip {
-                runner.rng().next_u32();
-            }
-            return strategy.new_tree(&mut runner);
+            return Self::replay_seeded(strategy, config, seed, skip);
         }
+        let need = room_needed(self.bytes.len());
+        let cap = MAX_REPLAY_LEN.max(forks::room_for(need, 3));
+        let mut len = padded_len(self.bytes.len(), self.derived);
+        loop {
+            let allowed = forks::allowed(len, need);
+            if let Some(tree) = self.replay_bytes(strategy, config, len, allowed) {
+                return tree;
+            }
+            // The value derives more than `allowed` streams: room for two more than that.
+            len = forks::room_for(need, allowed + 3);
+            if len > cap {
+                return Self::replay_seeded(strategy, config, self.digest(), 0);
+            }
+        }
+    }
+
+    /// Builds `strategy`'s value tree from these bytes and filler up to `len` bytes, unless it
+    /// derives more than `allowed` streams (`None`: the build was ended at the one too many).
+    fn replay_bytes<S: Strategy>(
+        &self,
+        strategy: &S,
+        config: &ProptestConfig,
+        len: usize,
+        allowed: u32,
+    ) -> Option<Result<S::Tree, Reason>> {
         let rng = FILLED.with(|filled| {
             let mut data = filled.borrow_mut();
             data.clear();
             data.extend_from_slice(&self.bytes);
             // Whole filler words after the bytes, copied from a pattern kept per thread (this
             // runs on every mutant).
-            let filler = padded_len(self.bytes.len(), self.derived) - self.bytes.len();
+            let filler = len.saturating_sub(self.bytes.len());
             FILLER_PATTERN.with(|pattern| {
                 let mut pattern = pattern.borrow_mut();
                 let words = filler.div_ceil(WORD);
@@ -286,7 +331,52 @@ impl Choices {
             });
             TestRng::from_seed(RngAlgorithm::PassThrough, &data)
         });
-        strategy.new_tree(&mut Self::runner(config, rng))
+        // Built before the count starts: building the runner moves the config, but a clone of
+        // it would count.
+        let mut runner = TestRunner::new_with_rng(forks::replay_config(config), rng);
+        forks::build(allowed, || strategy.new_tree(&mut runner))
+    }
+
+    /// Builds `strategy`'s value tree from the ChaCha stream seeded with `seed`, after `skip`
+    /// words.
+    fn replay_seeded<S: Strategy>(
+        strategy: &S,
+        config: &ProptestConfig,
+        seed: [u8; 32],
+        skip: u32,
+    ) -> Result<S::Tree, Reason> {
+        let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed);
+        let mut runner = Self::runner(config, rng);
+        for _ in 0..skip {
+            runner.rng().next_u32();
+        }
+        strategy.new_tree(&mut runner)
+    }
+
+    /// A ChaCha seed that depends on every byte: the stream of a value too union-heavy to
+    /// replay from its bytes (see [`replay`](Choices::replay)).
+    fn digest(&self) -> [u8; 32] {
+        const LANES: [u64; 4] = [
+            token("typefuzz_proptest::choices::Choices/digest/0"),
+            token("typefuzz_proptest::choices::Choices/digest/1"),
+            token("typefuzz_proptest::choices::Choices/digest/2"),
+            token("typefuzz_proptest::choices::Choices/digest/3"),
+        ];
+        let mut lanes = LANES;
+        let length = self.bytes.len() as u64;
+        for chunk in self.bytes.chunks(8).chain([&length.to_le_bytes()[..]]) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            let word = u64::from_le_bytes(word);
+            for lane in &mut lanes {
+                *lane = mix(*lane, word);
+            }
+        }
+        let mut seed = [0; 32];
+        for (bytes, lane) in seed.chunks_mut(8).zip(lanes) {
+            bytes.copy_from_slice(&lane.to_le_bytes());
+        }
+        seed
     }
 
     /// Whether replaying these bytes builds the value `tree` holds (compared by `Debug`, which
@@ -1064,6 +1154,91 @@ mod tests {
             max && min,
             "usize::MAX reached: {max}, i64::MIN reached: {min}"
         );
+    }
+
+    /// A union of eight arms whose last arm the bytes pick: seven derived streams.
+    fn eight_arms() -> impl Strategy<Value = u8> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(0u8),
+            Just(1u8),
+            Just(2u8),
+            Just(3u8),
+            Just(4u8),
+            Just(5u8),
+            Just(6u8),
+            Just(7u8)
+        ]
+    }
+
+    #[test]
+    fn a_replay_that_derives_more_than_its_room_is_retried_with_more() {
+        let config = ProptestConfig::default();
+        let last = Choices::new(vec![0xff; 8]);
+        let need = room_needed(last.bytes.len());
+        let first = padded_len(last.bytes.len(), last.derived);
+        let allowed = forks::allowed(first, need);
+        assert!(allowed < 7, "the first attempt affords {allowed} derives");
+        assert!(last
+            .replay_bytes(&eight_arms(), &config, first, allowed)
+            .is_none());
+        let enough = forks::room_for(need, 7);
+        let tree = last.replay_bytes(&eight_arms(), &config, enough, 7);
+        assert_eq!(tree.map(|tree| tree.unwrap().current()), Some(7));
+        // The retry replays the bytes themselves: the last arm, not a fresh value.
+        assert_eq!(last.replay(&eight_arms(), &config).unwrap().current(), 7);
+    }
+
+    #[test]
+    fn a_replay_past_the_cap_is_a_fresh_value_of_its_bytes() {
+        use proptest::prelude::*;
+        let config = ProptestConfig::default();
+        let unions = proptest::collection::vec(prop_oneof![Just(0u8), 1..10u8, 10..20u8], 0..60);
+        // The longest length, then every element's last arm at its high end: ~118 derives.
+        let mut bytes = vec![0xff; 4];
+        bytes.extend([0xff; 8].repeat(60));
+        let choices = Choices::new(bytes);
+        let need = room_needed(choices.bytes.len());
+        assert!(choices
+            .replay_bytes(
+                &unions,
+                &config,
+                MAX_REPLAY_LEN,
+                forks::allowed(MAX_REPLAY_LEN, need)
+            )
+            .is_none());
+        let value = choices.replay(&unions, &config).unwrap().current();
+        assert!(value.len() < 60 && value.iter().all(|&x| x < 20));
+        let fresh = Choices::replay_seeded(&unions, &config, choices.digest(), 0);
+        assert_eq!(fresh.unwrap().current(), value);
+        assert_eq!(choices.replay(&unions, &config).unwrap().current(), value);
+        let mut other = choices.clone();
+        other.bytes[100] ^= 1;
+        assert_ne!(other.digest(), choices.digest());
+    }
+
+    #[test]
+    fn mutants_of_vectors_of_unions_replay_without_hanging() {
+        use proptest::prelude::*;
+        let config = ProptestConfig::default();
+        let unions = (
+            proptest::collection::vec(prop_oneof![Just(0u8), 1..10u8, 10..20u8], 0..60),
+            proptest::collection::vec(prop_oneof![1..3u16, 5..7u16, 9..11u16, 13..15u16], 0..30),
+        );
+        let mut cx = Context::new(7);
+        for seed in 0..40u8 {
+            let (_, mut choices) = Choices::record(&unions, &config, [seed; 32]).unwrap();
+            if choices.is_seeded() {
+                // Too many unions for bytes: start from a short sequence instead.
+                choices = Choices::new(choices.digest()[..12].to_vec());
+            }
+            for _ in 0..200 {
+                choices.mutate(&mut cx);
+                let (small, large) = choices.replay(&unions, &config).unwrap().current();
+                assert!(small.len() < 60 && small.iter().all(|&x| x < 20));
+                assert!(large.len() < 30 && large.iter().all(|&x| x % 4 != 0 && x < 15));
+            }
+        }
     }
 
     #[test]

@@ -37,25 +37,30 @@
 //!   `prop_map` invariants hold, `vec(_, 1..5)` is never empty, regex strings match, filters
 //!   filter, `prop_recursive` trees keep their depth. No `Mutate` impl is needed. A mutant a
 //!   `prop_filter` gives up on is a discard.
-//! - **Unions are mutated while they stay replayable.** proptest halves a pass-through stream
-//!   for every stream it derives, and a union (`prop_oneof!`, `prop_recursive`) derives one per
-//!   arm before the one it picks (never read while the value is built). A value that derived at
-//!   most 4 streams is kept as its bytes, replayed with room for its derives and two more
-//!   (checked once against the recorded value), and mutated like any other; a value built
-//!   through more unions, or one that reads a derived stream (`prop_perturb`, shuffles), is
-//!   kept as the seed and position of its stream instead ([`choices::Recording`]): replayed
-//!   exactly, mutated by drawing a fresh value, shrunk by proptest's value tree. For a
-//!   recursive type, write the argument `t: Tree` with an `Arbitrary` impl and
-//!   `#[derive(Mutate)]`: it is then mutated as a tree. A mutant that picks many more later
-//!   arms than its seed did can exhaust its stream (the replay then reads zeros, which rand's
-//!   range samplers redraw forever: the hang watchdog reports it); vectors of unions are where
-//!   this can happen.
+//! - **Unions replay without hangs.** proptest halves a pass-through stream for every stream it
+//!   derives, a union (`prop_oneof!`, `prop_recursive`) derives one per arm before the one it
+//!   picks (never read while the value is built), and a stream that runs dry reads zeros, which
+//!   rand's range samplers redraw forever. A value that derived at most 4 streams is kept as its
+//!   bytes, replayed with room for its derives and two more (checked once against the recorded
+//!   value), and mutated like any other; a value built through more unions, or one that reads a
+//!   derived stream (`prop_perturb`, shuffles), is kept as the seed and position of its stream
+//!   instead ([`choices::Recording`]): replayed exactly, mutated by drawing a fresh value,
+//!   shrunk by proptest's value tree. A mutant may pick later arms than its seed did: the
+//!   replay runner's config carries a failure persistence of typefuzz's whose `box_clone`
+//!   (which proptest calls for every derived stream: `TestRunner::partial_clone` clones the
+//!   config) counts the derives while the value is built and ends the build at the first one
+//!   past what the stream affords, before it can run dry; the replay then starts again with
+//!   twice the room per extra derive, up to 1 MiB. A mutant that needs more (a long vector of
+//!   unions picking late arms) is built from a ChaCha stream seeded by its bytes: a value of
+//!   the strategy, the same on every replay, never a hang and never a discard
+//!   ([`choices::Choices::replay`]). For a recursive type, write the argument `t: Tree` with
+//!   an `Arbitrary` impl and `#[derive(Mutate)]`: it is then mutated as a tree.
 //! - **Draw-position feedback.** Each choice sequence reports the value class of its first
 //!   64 words at their positions (zero, small, boundaries, magnitudes) to the structure
 //!   feedback, so sequences with a boundary draw at a new place are kept and mutated even when
 //!   no coverage, label or discard says anything.
 //! - **Typed mutation where it is sound.** An argument `x: T` (or `x in any::<T>()`) whose type
-//!   implements [`Mutate`] and whose `any::<T>()` covers the whole type (integers, `bool`,
+//!   implements [`Mutate`](typefuzz_engine::Mutate) and whose `any::<T>()` covers the whole type (integers, `bool`,
 //!   `char`, your own derived types) is kept and mutated as a `T`, with the derive's structural
 //!   operators. Floats (`any::<f64>()` has no NaN), strings (no control characters),
 //!   collections (bounded sizes), tuples, arrays and options of them are drawn like any
