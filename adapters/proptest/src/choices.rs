@@ -128,6 +128,12 @@ fn room_needed(recorded: usize) -> usize {
 /// room for the streams the value derived while it was recorded and two more (a union arm a
 /// mutant picks later). A replay that derives more streams than that is retried with more room
 /// (see [`Choices::replay`]).
+///
+/// Reads are not watched, only derived streams: a mutant that reads more than this without
+/// deriving (a length word raised to a collection's maximum over elements its bytes do not hold,
+/// when the elements read more than 16 KiB of filler in all: 99 arrays of 64 ranged `u8`s) runs
+/// its stream dry, and rand's range samplers may then redraw zeros until the engine's watchdog
+/// reports a hang.
 fn padded_len(recorded: usize, derived: u8) -> usize {
     let base = (recorded * 16 + 1024).max(16 * 1024);
     base.max(forks::room_for(
@@ -140,7 +146,12 @@ fn padded_len(recorded: usize, derived: u8) -> usize {
 /// room for three derived streams). Each derived stream halves the replay's own, so room grows
 /// as `2^derives`: a replay that would need more is built from a stream seeded by its bytes
 /// instead (see [`Choices::replay`]).
-const MAX_REPLAY_LEN: usize = 1 << 20;
+///
+/// 256 KiB, not more: on `prop_recursive` terms of ~48 nodes (`bench` `dropin`), mutants that
+/// needed more than the second attempt's 7 derived streams all needed more than 10, so a third
+/// attempt at 512 KiB never succeeded and only copied (7,332 replays at the first attempt, 5,072
+/// at the second, 0 at the third, 8,596 past it).
+const MAX_REPLAY_LEN: usize = 256 << 10;
 
 /// Most derived streams a value may draw and still be kept as bytes (a union of `n` arms
 /// derives up to `n - 1`); a value that derived more is kept as its seed (see [`Recording`]).
@@ -255,7 +266,7 @@ impl Choices {
     /// halves what is left of the replay's own, and an exhausted stream would make rand's range
     /// samplers redraw forever. The replay counts the streams it derives while the value is
     /// built and, one past what its stream affords, starts again with room for more (twice the
-    /// bytes per derived stream, up to 1 MiB). A value that needs more than that is built from a
+    /// bytes per derived stream, up to 256 KiB). A value that needs more than that is built from a
     /// ChaCha stream seeded by these bytes instead: a value of the strategy, the same on every
     /// replay, never a hang.
     ///

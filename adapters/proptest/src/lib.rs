@@ -50,11 +50,13 @@
 //!   (which proptest calls for every derived stream: `TestRunner::partial_clone` clones the
 //!   config) counts the derives while the value is built and ends the build at the first one
 //!   past what the stream affords, before it can run dry; the replay then starts again with
-//!   twice the room per extra derive, up to 1 MiB. A mutant that needs more (a long vector of
+//!   twice the room per extra derive, up to 256 KiB. A mutant that needs more (a long vector of
 //!   unions picking late arms) is built from a ChaCha stream seeded by its bytes: a value of
 //!   the strategy, the same on every replay, never a hang and never a discard
-//!   ([`choices::Choices::replay`]). For a recursive type, write the argument `t: Tree` with
-//!   an `Arbitrary` impl and `#[derive(Mutate)]`: it is then mutated as a tree.
+//!   ([`choices::Choices::replay`]). Reads are not watched, only derived streams: a mutant
+//!   that reads more than 16 KiB (or 16 times its bytes) of filler past its bytes can still run
+//!   its stream dry. For a recursive type, write the argument `t: Tree` with an `Arbitrary` impl
+//!   and `#[derive(Mutate)]`: it is then mutated as a tree.
 //! - **Draw-position feedback.** Each choice sequence reports the value class of its first
 //!   64 words at their positions (zero, small, boundaries, magnitudes) to the structure
 //!   feedback, so sequences with a boundary draw at a new place are kept and mutated even when
