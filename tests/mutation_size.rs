@@ -23,15 +23,16 @@ fn nodes(term: &Term) -> usize {
     count
 }
 
-/// Mean of `measure` over `seeds` values generated at `size`, and over the same values after a
-/// chain of `steps` mutations each.
-fn before_and_after<T: Mutate>(
-    seeds: u64,
-    size: usize,
-    max_size: usize,
-    steps: usize,
+/// Generates `seeds` values at `size`, mutates each `steps` times in a chain, and checks that
+/// the mean of `measure` after the chain is within `kept` times the seeds' mean (which must
+/// exceed `least`, so the check is about values of a real size).
+fn assert_size_kept<T: Mutate>(
+    (size, max_size, steps): (usize, usize, usize),
     measure: fn(&T) -> usize,
-) -> (f64, f64) {
+    least: f64,
+    kept: core::ops::Range<f64>,
+) {
+    let seeds = 2_000u64;
     let (mut before, mut after) = (0, 0);
     for seed in 0..seeds {
         let mut cx = Context::new(seed).with_max_size(max_size);
@@ -42,29 +43,22 @@ fn before_and_after<T: Mutate>(
         }
         after += measure(&value);
     }
-    (before as f64 / seeds as f64, after as f64 / seeds as f64)
+    let (before, after) = (before as f64 / seeds as f64, after as f64 / seeds as f64);
+    assert!(before > least, "seeds measure {before}");
+    assert!(
+        kept.contains(&(after / before)),
+        "{before:.1} became {after:.1} after {steps} mutations"
+    );
 }
 
 #[test]
 fn recursive_values_keep_their_size_through_a_chain_of_mutations() {
-    let (before, after) = before_and_after::<Term>(2_000, 48, 64, 32, nodes);
-    assert!(before > 30.0, "seeds of {before} nodes");
-    let ratio = after / before;
-    assert!(
-        (0.4..1.6).contains(&ratio),
-        "{before:.1} nodes became {after:.1} after 32 mutations"
-    );
+    assert_size_kept::<Term>((48, 64, 32), nodes, 30.0, 0.4..1.6);
 }
 
 #[test]
 fn collections_keep_their_length_through_a_chain_of_mutations() {
-    let (before, after) = before_and_after::<Vec<u16>>(2_000, 100, 100, 64, Vec::len);
-    assert!(before > 40.0, "seeds of {before} elements");
-    let ratio = after / before;
-    assert!(
-        (0.8..1.25).contains(&ratio),
-        "{before:.1} elements became {after:.1} after 64 mutations"
-    );
+    assert_size_kept::<Vec<u16>>((100, 100, 64), Vec::len, 40.0, 0.8..1.25);
 }
 
 #[test]
