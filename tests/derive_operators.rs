@@ -48,6 +48,13 @@ fn differing_fields(a: &Tree<u8>, b: &Tree<u8>) -> Option<usize> {
     }
 }
 
+/// Is `inner` a direct subterm of `outer` (what wrapping makes of it)?
+fn wraps(outer: &Tree<u8>, inner: &Tree<u8>) -> bool {
+    let mut found = false;
+    outer.visit_subterms(&mut |subterm| found |= subterm == inner);
+    found
+}
+
 #[test]
 fn node_mutants_cover_subterm_drop_and_recursive() {
     let start = node(1, Leaf(2), Leaf(3));
@@ -72,6 +79,7 @@ fn node_mutants_cover_subterm_drop_and_recursive() {
                     "exactly one field: {mutant:?}"
                 )
             }
+            Operator::Wrap => assert!(wraps(mutant, &start), "{mutant:?}"),
             other => {
                 panic!("unexpected operator {other} for a Node (grow has no candidate): {mutant:?}")
             }
@@ -89,6 +97,7 @@ fn leaf_grows_into_a_node_keeping_its_label() {
         match op {
             Operator::ConstructorGrow => assert!(matches!(mutant, Node(7, _, _)), "{mutant:?}"),
             Operator::Recursive => assert!(matches!(mutant, Leaf(x) if *x != 7), "{mutant:?}"),
+            Operator::Wrap => assert!(wraps(mutant, &Leaf(7)), "{mutant:?}"),
             other => panic!("a Leaf has no subterm or drop candidate, got {other}: {mutant:?}"),
         }
     }

@@ -218,8 +218,10 @@ pub struct Config {
     /// It costs no more as runs add up: a run replays at most a quarter of its own budget from
     /// the directory (the most recently useful seeds, and a few of the oldest in turn), and
     /// removes the seeds it found redundant, keeping the directory to at most four times that
-    /// (at least 64 files). A directory the user names (`TYPEFUZZ_CORPUS=<dir>`,
-    /// [`corpus`](Config::corpus)) is replayed in full and never pruned.
+    /// (at least 64 files). A campaign (a [`time`](Config::time) budget, or more cases than
+    /// the default) removes nothing and records the seeds it left; later runs keep all of them.
+    /// A directory the user names (`TYPEFUZZ_CORPUS=<dir>`, [`corpus`](Config::corpus)) is
+    /// replayed in full and never pruned.
     pub keep_seeds: bool,
     /// Worker processes that run this one property together, sharing seeds through the corpus
     /// directory (see [`workers`](crate::workers)). Default 1 (the run stays in this process).

@@ -345,3 +345,111 @@ pub fn regenerate_size(cx: &mut Context) -> usize {
     let size = cx.size();
     cx.below(size + 1)
 }
+
+/// Nodes of `value` counted through [`Mutate::visit_subterms`] (the value itself and its
+/// same-type descendants), counting stops once it reaches `limit`: the size a mutation balances
+/// against, bounded so that it costs at most `limit` visits.
+///
+/// ```
+/// use typefuzz::{Mutate, __private::count_nodes};
+/// #[derive(Clone, Debug, Mutate)]
+/// enum List { Nil, Cons(u8, Box<List>) }
+/// let list = List::Cons(1, Box::new(List::Cons(2, Box::new(List::Nil))));
+/// assert_eq!(count_nodes(&list, 100), 3);
+/// assert_eq!(count_nodes(&list, 2), 2);
+/// ```
+pub fn count_nodes<T: Mutate>(value: &T, limit: usize) -> usize {
+    fn walk<T: Mutate>(value: &T, count: &mut usize, limit: usize) {
+        *count += 1;
+        if *count < limit {
+            value.visit_subterms(&mut |subterm| {
+                if *count < limit {
+                    walk(subterm, count, limit);
+                }
+            });
+        }
+    }
+    let mut count = 0;
+    if limit > 0 {
+        walk(value, &mut count, limit);
+    }
+    count
+}
+
+/// Fresh values [`wrap`] draws, at most, looking for one with a same-type field.
+const WRAP_ATTEMPTS: usize = 4;
+
+/// Constructor grow by wrapping, the inverse of subterm: `value` becomes a same-type field of a
+/// freshly generated value (`x -> Add(x, y)`), whose other fields are generated at about the
+/// size of `value`, so that what subterm takes away (`Add(x, y) -> x`) wrapping gives back and
+/// mutants keep the size of their seeds on average. Returns `false`, leaving `value` alone, when
+/// wrapping would make it deeper than the size budget, no drawn value has a same-type field, or
+/// the operators are FuzzChick's ([`Operators::faithful`](crate::Operators::faithful): wrapping
+/// is not one of them).
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::{count_nodes, wrap}};
+/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// enum Term { Lit(u8), Add(Box<Term>, Box<Term>) }
+/// let mut cx = Context::new(3);
+/// let mut term = Term::Lit(7);
+/// assert!(wrap(&mut term, &mut cx));
+/// let mut inside = false;
+/// term.visit_subterms(&mut |t| inside |= *t == Term::Lit(7));
+/// assert!(inside, "{term:?}");
+/// assert!(count_nodes(&term, 100) >= 3);
+/// ```
+pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
+    let budget = cx.size();
+    if cx.operators().faithful || budget == 0 {
+        return false;
+    }
+    // A value of fewer nodes than the budget is no deeper than that: the depth walk is needed
+    // only when the count reached it.
+    let nodes = count_nodes(value, budget);
+    if nodes >= budget && deeper_than(value, budget - 1) {
+        return false;
+    }
+    // Siblings of about `nodes` nodes each: a value generated at size `s` has about `s` nodes,
+    // split among its same-type fields.
+    let size = (2 * nodes + 1).min(budget);
+    for _ in 0..WRAP_ATTEMPTS {
+        let mut fresh: T = cx.generate_sized(size);
+        let slots = count_subterms(&fresh);
+        if slots == 0 {
+            continue;
+        }
+        let slot = cx.below(slots);
+        let mut inner = Some(take(value, cx));
+        let mut index = 0;
+        fresh.visit_subterms_mut(&mut |subterm| {
+            if index == slot {
+                if let Some(inner) = inner.take() {
+                    dispose(core::mem::replace(subterm, inner));
+                }
+            }
+            index += 1;
+        });
+        dispose(core::mem::replace(value, fresh));
+        return true;
+    }
+    false
+}
+
+/// The size constructor grow generates the new fields of a recursive type at: twice the nodes
+/// of the value it changes (within the budget), so a fresh same-type field of a two-field
+/// variant gets about as many nodes as the value had (`Neg(a) -> Add(a, b)` with `b` about as
+/// big as `a`), which is what constructor drop takes away (`Add(a, b) -> Neg(a)`).
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::grow_size_of};
+/// #[derive(Clone, Debug, Mutate)]
+/// enum List { Nil, Cons(u8, Box<List>) }
+/// let list = List::Cons(1, Box::new(List::Nil));
+/// assert_eq!(grow_size_of(&list, &mut Context::new(1)), 4);
+/// assert_eq!(grow_size_of(&list, &mut Context::new(1).with_max_size(3)), 3);
+/// ```
+pub fn grow_size_of<T: Mutate>(value: &T, cx: &mut Context) -> usize {
+    let budget = cx.size();
+    (2 * count_nodes(value, budget)).min(budget)
+}

@@ -149,3 +149,92 @@ fn a_seed_that_alone_reaches_a_feature_survives_and_corrupt_files_are_kept() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn plain_runs_after_a_campaign_keep_the_campaigns_seeds() {
+    // Plain runs of 40 cases: 10 replayed, a cap of 64 files.
+    let config = kept("campaign", 40);
+    let dir = fresh_dir::<Input>(&config);
+    fs::create_dir_all(&dir).unwrap();
+    // What a campaign found: 200 seeds, older than anything the plain runs write.
+    let found: Vec<PathBuf> = (0..200u16)
+        .map(|i| {
+            let input = Input {
+                bytes: vec![0; 2 * usize::from(i % 7)],
+                words: vec![i],
+                flag: i % 2 == 0,
+            };
+            write_aged(&dir, &codec::to_bytes(&input), 1_000 + u64::from(i))
+        })
+        .collect();
+    // The campaign itself: a time budget, so it removes nothing and records what it left.
+    let campaign = config
+        .clone()
+        .with_seed(99)
+        .with_time(Duration::from_millis(300));
+    assert!(check(&campaign, |cx| cx.generate(), even_lengths).passed());
+    let left = files(&dir);
+    assert!(left >= 200);
+    let record =
+        fs::read_to_string(dir.join(".campaign")).expect("the campaign records the files it left");
+    assert_eq!(
+        record.lines().count(),
+        left + 1,
+        "a header and one name per file"
+    );
+    assert!(
+        found.iter().all(|path| path.exists()),
+        "the campaign removed seeds"
+    );
+    for run in 0..6 {
+        let report = check(
+            &config.clone().with_seed(run),
+            |cx| cx.generate(),
+            even_lengths,
+        );
+        assert!(report.passed());
+        assert!(report.stats.corpus_loaded <= 10, "replay stays bounded");
+        assert!(
+            files(&dir) >= left,
+            "plain run {run} cut the campaign's directory to {} files",
+            files(&dir)
+        );
+        let lost = found.iter().filter(|path| !path.exists()).count();
+        assert_eq!(
+            lost, 0,
+            "plain run {run} removed {lost} of the campaign's seeds"
+        );
+    }
+    // Only files the plain runs added (and did not find useful) may go beyond the floor: the
+    // campaign's are all there.
+    assert!(found.iter().all(|path| path.exists()));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_malformed_campaign_record_is_reported_and_nothing_is_removed() {
+    let config = kept("bad_record", 40);
+    let dir = fresh_dir::<Input>(&config);
+    fs::create_dir_all(&dir).unwrap();
+    for i in 0..150u16 {
+        let input = Input {
+            bytes: Vec::new(),
+            words: vec![i],
+            flag: false,
+        };
+        write_aged(&dir, &codec::to_bytes(&input), 1_000 + u64::from(i));
+    }
+    fs::write(dir.join(".campaign"), "many\n").unwrap();
+    let report = check(
+        &config.clone().with_seed(3),
+        |cx| cx.generate(),
+        even_lengths,
+    );
+    assert!(report.passed());
+    assert!(
+        files(&dir) >= 150,
+        "a run removed files despite the unreadable record"
+    );
+    assert_eq!(fs::read_to_string(dir.join(".campaign")).unwrap(), "many\n");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -28,9 +28,15 @@ fn buggy(expr: &Expr) -> bool {
 }
 
 /// Non-discarded tests per run (the budget is a count, not a time, so the result is the same on
-/// any machine). At this budget plain generation found the bug in 0 of the 10 seeds below, and
-/// structure feedback in 7.
+/// any machine). At this budget plain generation found the bug in 1 of the 30 seeds below, and
+/// structure feedback in about half of them (218 of seeds 0..400 before mutation kept inputs'
+/// size, 206 after: within noise).
 const TESTS: u64 = 30_000;
+
+/// Runs per side: enough that the count with structure feedback is about 15 with a standard
+/// deviation near 3, so a change in how the random stream is consumed (any mutator change)
+/// does not flip the result, while a real loss of the capability still does.
+const SEEDS: u64 = 30;
 
 fn found(seed: u64, feedback: FeedbackSources) -> bool {
     let config = Config::default()
@@ -62,11 +68,17 @@ fn structure_feedback_finds_a_nested_boundary_bug_generation_misses() {
         structure: false,
         ..FeedbackSources::default()
     };
-    let with: Vec<bool> = (0..10)
+    let with: Vec<bool> = (0..SEEDS)
         .map(|seed| found(seed, FeedbackSources::default()))
         .collect();
-    let plain: Vec<bool> = (0..10).map(|seed| found(seed, without)).collect();
+    let plain: Vec<bool> = (0..SEEDS).map(|seed| found(seed, without)).collect();
     let count = |runs: &[bool]| runs.iter().filter(|&&f| f).count();
-    assert!(count(&with) >= 6, "with structure feedback: {with:?}");
-    assert!(count(&plain) <= 1, "without: {plain:?}");
+    eprintln!(
+        "found in {} / {} seeds, {} without structure feedback",
+        count(&with),
+        SEEDS,
+        count(&plain)
+    );
+    assert!(count(&with) >= 10, "with structure feedback: {with:?}");
+    assert!(count(&plain) <= 3, "without: {plain:?}");
 }

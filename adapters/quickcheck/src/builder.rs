@@ -209,12 +209,18 @@ impl<V: Version> Builder<V> {
     }
 
     /// The engine configuration this builder stands for ([`Config::for_framework`]:
-    /// `TYPEFUZZ_*` variables and the drop-ins' budget policy applied).
+    /// `TYPEFUZZ_*` variables and the drop-ins' budget policy applied). Its maximum size is
+    /// quickcheck's generator size when that is larger than the engine's default, so typed
+    /// mutation keeps `Arbitrary`'s values at their size (a `Vec` of 80 elements still gets
+    /// insertions at size 100).
     ///
     /// ```
     /// # #[cfg(feature = "quickcheck1")] {
-    /// let config = typefuzz_quickcheck::QuickCheck::new().tests(300).config();
+    /// let config = typefuzz_quickcheck::QuickCheck::new().tests(300).size(100).config();
     /// assert!(config.cases >= 300);
+    /// # if std::env::var_os("TYPEFUZZ_MAX_SIZE").is_none() {
+    /// assert_eq!(config.max_size, 100);
+    /// # }
     /// # }
     /// ```
     pub fn config(&self) -> Config {
@@ -224,6 +230,10 @@ impl<V: Version> Builder<V> {
             max_rejects: self.max_tests,
         };
         Config::for_framework(quickcheck, |mut config| {
+            // Typed mutation works at quickcheck's size (or the engine's default, if larger), so
+            // mutants of `Arbitrary`'s values stay as big as they are (`TYPEFUZZ_MAX_SIZE` wins).
+            let max_size = config.max_size.max(self.size);
+            config = config.with_max_size(max_size);
             if let Some(seed) = self.seed {
                 config = config.with_seed(seed);
             }

@@ -21,6 +21,12 @@
 //!   same `prop_recursive` strategy (choice sequences; unions are regenerated), and
 //!   `|(t: Term)|` plain and drop-in (typed mutation through the derive).
 //!
+//! `dropin drift [SEEDS]` measures where mutants' size goes instead (no timing): for each
+//! workload (this file's terms, the throughput workloads' terms, machines and BST trees, each
+//! from its quickcheck generator), the mean nodes of the seeds and of one mutant per seed, per
+//! operator (the innermost one the mutation recorded), and the mean nodes after a chain of
+//! mutations (each mutant mutated again, as kept mutants are in the engine's queue).
+//!
 //! A term of `n` nodes is built by splitting `n - 1` between an operator's operands, `n`
 //! uniform in 25..=75 (quickcheck); the proptest strategy is `prop_recursive` with a desired
 //! size that gives about 48 nodes on average (its sizes vary: nodes/s is the fair measure).
@@ -238,7 +244,132 @@ const SIDES: [Side; 7] = [
     },
 ];
 
+/// One workload of the drift table: a name, the quickcheck `Gen` size, the engine's maximum size.
+struct Drift<T> {
+    name: &'static str,
+    gen_size: usize,
+    max_size: usize,
+    nodes: fn(&T) -> usize,
+}
+
+/// Chain lengths the drift table reports.
+const CHAIN: [usize; 6] = [1, 2, 4, 8, 16, 32];
+
+impl<T: quickcheck::Arbitrary + typefuzz::Mutate> Drift<T> {
+    /// Prints the per-operator table and the chain row of `seeds` seeds.
+    fn report(&self, seeds: u64) {
+        use std::collections::BTreeMap;
+        // operator -> (mutants, seed nodes, mutant nodes)
+        let mut by_operator = BTreeMap::<typefuzz::Operator, (u64, u64, u64)>::new();
+        let mut chain = [0u64; CHAIN.len()];
+        let mut seed_nodes = 0u64;
+        for seed in 0..seeds {
+            let mut g = quickcheck::Gen::from_size_and_seed(self.gen_size, seed);
+            let value = T::arbitrary(&mut g);
+            let mut cx = typefuzz::Context::new(seed).with_max_size(self.max_size);
+            let before = (self.nodes)(&value) as u64;
+            seed_nodes += before;
+            let mut mutant = value.clone();
+            let innermost = *cx.mutate(&mut mutant).last().expect("a recorded operator");
+            let entry = by_operator.entry(innermost).or_default();
+            *entry = (
+                entry.0 + 1,
+                entry.1 + before,
+                entry.2 + (self.nodes)(&mutant) as u64,
+            );
+            let mut walked = value;
+            let mut steps = 0;
+            for (sum, &length) in chain.iter_mut().zip(&CHAIN) {
+                while steps < length {
+                    cx.mutate(&mut walked);
+                    steps += 1;
+                }
+                *sum += (self.nodes)(&walked) as u64;
+            }
+        }
+        let mean = |sum: u64, count: u64| sum as f64 / count.max(1) as f64;
+        println!(
+            "\n## {} (quickcheck size {}, engine maximum size {}): seeds {:.1} nodes\n",
+            self.name,
+            self.gen_size,
+            self.max_size,
+            mean(seed_nodes, seeds)
+        );
+        println!("| operator | share | seed nodes | mutant nodes | change |");
+        println!("|---|---:|---:|---:|---:|");
+        for (operator, (count, before, after)) in &by_operator {
+            println!(
+                "| {operator} | {:.1}% | {:.1} | {:.1} | {:+.1} |",
+                100.0 * *count as f64 / seeds as f64,
+                mean(*before, *count),
+                mean(*after, *count),
+                mean(*after, *count) - mean(*before, *count),
+            );
+        }
+        let after: Vec<String> = (CHAIN.iter().zip(&chain))
+            .map(|(length, sum)| format!("{length}: {:.1}", mean(*sum, seeds)))
+            .collect();
+        println!(
+            "\nMean nodes after a chain of mutations: {}",
+            after.join(", ")
+        );
+        let generated: Vec<String> = [self.max_size / 4, self.max_size / 2, self.max_size]
+            .iter()
+            .map(|&size| {
+                let mut cx = typefuzz::Context::new(1).with_max_size(self.max_size);
+                let total: u64 = (0..seeds.min(2_000))
+                    .map(|_| (self.nodes)(&cx.generate_sized::<T>(size)) as u64)
+                    .sum();
+                format!("size {size}: {:.1}", mean(total, seeds.min(2_000)))
+            })
+            .collect();
+        println!(
+            "Mean nodes of the derived generator: {}",
+            generated.join(", ")
+        );
+    }
+}
+
+/// `dropin drift [SEEDS]`: the size of mutants against their seeds (see the module docs).
+fn drift(seeds: u64) {
+    use typefuzz_bench::{bst::Tree, throughput};
+    let term_nodes = |t: &Term| eval(t, false).1 as usize;
+    Drift::<Term> {
+        name: "drop-in terms",
+        gen_size: 100,
+        max_size: 100,
+        nodes: term_nodes,
+    }
+    .report(seeds);
+    Drift::<throughput::Term> {
+        name: "throughput terms",
+        gen_size: 48,
+        max_size: 48,
+        nodes: throughput::Term::nodes,
+    }
+    .report(seeds);
+    Drift::<throughput::Machine> {
+        name: "throughput machines",
+        gen_size: 100,
+        max_size: 100,
+        nodes: throughput::Machine::nodes,
+    }
+    .report(seeds);
+    Drift::<Tree> {
+        name: "throughput mirror (BST trees)",
+        gen_size: 16,
+        max_size: 16,
+        nodes: Tree::size,
+    }
+    .report(seeds);
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("drift") {
+        let seeds = std::env::args().nth(2).and_then(|arg| arg.parse().ok());
+        drift(seeds.unwrap_or(20_000));
+        return;
+    }
     let mut args = std::env::args().skip(1).map(|arg| arg.parse::<u64>());
     let (tests, rounds) = match (args.next(), args.next()) {
         (None, None) => (20_000, 3),

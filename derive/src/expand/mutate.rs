@@ -136,6 +136,25 @@ pub fn expand(container: &Container) -> TokenStream {
         quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
     };
 
+    // A recursive type grows by wrapping the value (`__private::wrap`, subterm's inverse) three
+    // times in four, so that mutants keep about their seeds' size (`dropin drift` in bench/
+    // measures it); subterm is left alone, it is what focuses the search on a part.
+    let switch = quote! {
+        __cx.record(::typefuzz::Operator::ConstructorGrow);
+        __transition(self, __grow[__k], __cx);
+    };
+    let grow_arm = if recursive_type {
+        quote! {
+            if __cx.chance(3, 4) && ::typefuzz::__private::wrap(self, __cx) {
+                __cx.record(::typefuzz::Operator::Wrap);
+            } else {
+                #switch
+            }
+        }
+    } else {
+        switch
+    };
+
     quote! {
         const __FIELDS: &[::core::primitive::usize] = &[#(#field_counts),*];
         let __variant: ::core::primitive::usize = #variant;
@@ -157,8 +176,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 __transition(self, __drop[__k], __cx);
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
-                __cx.record(::typefuzz::Operator::ConstructorGrow);
-                __transition(self, __grow[__k], __cx);
+                #grow_arm
             }
             #regenerate_arm
         }
@@ -187,8 +205,16 @@ fn transition(container: &Container) -> TokenStream {
         }
     }
     let fresh = fresh_variant(quote!(__to), quote!(__size));
+    // A recursive type's new fields are sized after the value they join (`grow_size_of`), so
+    // grow gives back what drop takes; other types' stay small.
+    let recursive_type = (container.variants.iter()).any(|v| v.fields.iter().any(|f| f.recursive));
+    let size = if recursive_type {
+        quote!(::typefuzz::__private::grow_size_of(&*__this, __cx))
+    } else {
+        quote!(::typefuzz::__private::grow_size(__cx))
+    };
     quote! {
-        let __size = ::typefuzz::__private::grow_size(__cx);
+        let __size = #size;
         let __new: Self = match (&mut *__this, __to) {
             #(#arms)*
             _ => #fresh,

@@ -25,12 +25,16 @@
 //!    directory's lock and only if every file it found useful is still there (workers sharing
 //!    the directory minimize concurrently, each judging in its own order). If the directory
 //!    then still holds more than four times the replay budget (and more than [`MIN_MAX_FILES`]),
-//!    the least recently useful files the run listed but did not replay go, oldest first. The
-//!    cap is the run's own: a plain `cargo test` after a long campaign on the same test
-//!    (`TYPEFUZZ_TIME`, whose replay budget is unbounded by count) cuts the campaign's directory
-//!    back to its cap. Keep a campaign's corpus in a directory of your own
-//!    (`TYPEFUZZ_CORPUS=<dir>`) to keep all of it.
-//! 4. **Never removed:** files another process wrote or found useful after this run listed the
+//!    the least recently useful files the run listed but did not replay go, oldest first.
+//! 4. **Campaigns keep what they found.** A campaign (a run with a `time` budget, such as
+//!    `TYPEFUZZ_TIME`, or more cases than a default [`check`](crate::check)) removes nothing and
+//!    records the files it left in the directory's `.campaign` file. Later runs remove none of
+//!    them: they do not remove redundant files (their feedback, often without coverage, is
+//!    weaker than the campaign's that kept them), their cap is the larger of their own and the
+//!    campaign's file count, and over it they remove only files the campaign did not leave. So a plain `cargo test` after a campaign replays a
+//!    bounded part of it and climbs on, and the campaign's seeds stay. An unreadable or
+//!    malformed `.campaign` file is reported and left alone, and the run removes nothing.
+//! 5. **Never removed:** files another process wrote or found useful after this run listed the
 //!    directory, files not named by a SHA-1 (seeds placed by hand), and corrupt files —
 //!    unreadable, oversized, or named by a SHA-1 that is not their contents' — which are
 //!    reported on stderr and skipped.
@@ -51,6 +55,13 @@ use crate::Config;
 /// run did not replay (rule 3 of the [module docs](self)).
 pub(crate) const MIN_MAX_FILES: u64 = 64;
 
+/// The file in a kept directory that records how many files the last campaign left (rule 4 of
+/// the [module docs](self)). Its name starts with a dot, so it is never read as an input.
+const CAMPAIGN_FILE: &str = ".campaign";
+
+/// The first line of a [`CAMPAIGN_FILE`]; the file names follow, one per line.
+const CAMPAIGN_HEADER: &str = "typefuzz campaign corpus v1";
+
 /// How much of a run may go to replaying its corpus directory (rule 1 of the
 /// [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +70,9 @@ pub(crate) struct ReplayBudget {
     pub(crate) inputs: u64,
     /// Replaying stops once this much time has passed since the corpus was opened.
     pub(crate) time: Option<Duration>,
+    /// Whether the run is a campaign (rule 4 of the [module docs](self)): it removes nothing and
+    /// records how many files it left.
+    pub(crate) campaign: bool,
 }
 
 impl ReplayBudget {
@@ -68,6 +82,7 @@ impl ReplayBudget {
         ReplayBudget {
             inputs: quarter(config.cases).min(config.max_tests.map_or(u64::MAX, quarter)),
             time: config.time.map(|time| time / 4),
+            campaign: config.time.is_some() || config.cases > Config::default().cases,
         }
     }
 
@@ -109,6 +124,13 @@ struct Replay {
     current: Option<OsString>,
     useful: Vec<OsString>,
     redundant: Vec<OsString>,
+}
+
+/// What the last campaign on a kept directory left (rule 4 of the [module docs](self)).
+#[derive(Clone, Debug)]
+struct Campaign {
+    /// The names of the files it left: they stay.
+    files: HashSet<OsString>,
 }
 
 /// A listed corpus file.
@@ -339,7 +361,7 @@ impl DiskCorpus {
         let Some(budget) = self.budget.filter(|_| self.replay.listed) else {
             return removed;
         };
-        if self.file_names().len() as u64 <= budget.inputs {
+        if !budget.campaign && self.file_names().len() as u64 <= budget.inputs {
             return removed;
         }
         // Other processes' minimization of the same directory waits for this one, and the
@@ -356,12 +378,30 @@ impl DiskCorpus {
         };
         let present: HashSet<OsString> = self.file_names().into_iter().collect();
         let mut count = present.len() as u64;
+        let campaign = match self.campaign_floor() {
+            Ok(campaign) => campaign,
+            Err(why) => {
+                eprintln!(
+                    "typefuzz: corpus directory {} not minimized: {why}",
+                    self.dir.display()
+                );
+                return removed;
+            }
+        };
+        if budget.campaign {
+            let recorded = campaign
+                .is_some_and(|campaign| present.iter().all(|name| campaign.files.contains(name)));
+            if !recorded {
+                self.record_campaign(&present);
+            }
+            return removed;
+        }
         if count <= budget.inputs {
             return removed;
         }
         // A redundant file is covered by the useful files replayed before it: only while
-        // they are all still there.
-        if self.replay.useful.iter().all(|name| present.contains(name)) {
+        // they are all still there, and never in a campaign's directory.
+        if campaign.is_none() && self.replay.useful.iter().all(|name| present.contains(name)) {
             for name in &self.replay.redundant {
                 let removable = present.contains(name) && sha1_name(name).is_some();
                 if removable && self.remove(name) {
@@ -370,7 +410,11 @@ impl DiskCorpus {
                 }
             }
         }
-        let max = budget.max_files();
+        let max = budget.max_files().max(
+            campaign
+                .as_ref()
+                .map_or(0, |campaign| campaign.files.len() as u64),
+        );
         if count <= max {
             return removed;
         }
@@ -384,7 +428,15 @@ impl DiskCorpus {
                 let meta = fs::metadata(self.dir.join(&entry.name)).ok()?;
                 let modified = meta.modified().ok()?;
                 // Written or found useful by another process since the listing: its business.
-                (modified < self.replay.listed_at).then_some((modified, meta.len(), &entry.name))
+                // A file the last campaign left stays.
+                let campaigns = campaign
+                    .as_ref()
+                    .is_some_and(|campaign| campaign.files.contains(&entry.name));
+                (modified < self.replay.listed_at && !campaigns).then_some((
+                    modified,
+                    meta.len(),
+                    &entry.name,
+                ))
             })
             .collect();
         // Least recently useful first; of two, the larger.
@@ -407,6 +459,56 @@ impl DiskCorpus {
             }
         }
         removed
+    }
+
+    /// What the last campaign left in the directory (rule 4 of the [module docs](self)):
+    /// `None` without a campaign, an error for a `.campaign` file that cannot be read or does
+    /// not hold a count.
+    fn campaign_floor(&self) -> Result<Option<Campaign>, String> {
+        let path = self.dir.join(CAMPAIGN_FILE);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+        };
+        let malformed = || {
+            format!(
+                "{} is not a campaign record (a first line `{CAMPAIGN_HEADER}`, then one SHA-1 \
+                 file name per line); it is left as it is",
+                path.display()
+            )
+        };
+        let mut lines = text.lines();
+        if lines.next() != Some(CAMPAIGN_HEADER) {
+            return Err(malformed());
+        }
+        let files = lines
+            .map(|line| {
+                let name = OsString::from(line);
+                sha1_name(&name).is_some().then_some(name)
+            })
+            .collect::<Option<HashSet<OsString>>>()
+            .ok_or_else(malformed)?;
+        Ok(Some(Campaign { files }))
+    }
+
+    /// Records the files a campaign left, `present` (under the directory's lock, atomically).
+    fn record_campaign(&self, present: &HashSet<OsString>) {
+        let mut names: Vec<&str> = present.iter().filter_map(|name| sha1_name(name)).collect();
+        names.sort_unstable();
+        let mut text = format!("{CAMPAIGN_HEADER}\n");
+        for name in names {
+            text.push_str(name);
+            text.push('\n');
+        }
+        let path = self.dir.join(CAMPAIGN_FILE);
+        if let Err(error) = write_atomically_unsynced(&path, text.as_bytes()) {
+            eprintln!(
+                "typefuzz: cannot record the campaign in {}: {error}; a later plain run may \
+                 remove some of its seeds",
+                path.display()
+            );
+        }
     }
 
     /// Removes the file `name`; whether it is gone.
@@ -447,7 +549,11 @@ mod tests {
     }
 
     fn budget(inputs: u64) -> Option<ReplayBudget> {
-        Some(ReplayBudget { inputs, time: None })
+        Some(ReplayBudget {
+            inputs,
+            time: None,
+            campaign: false,
+        })
     }
 
     fn drain(corpus: &mut DiskCorpus) -> Vec<Vec<u8>> {

@@ -1,5 +1,7 @@
-//! `HashMap`, `BTreeMap`, `HashSet` and `BTreeSet`: insert, remove, element and truncate
-//! mutations over keyed collections (a set is treated as a map whose values are `()`).
+//! `HashMap`, `BTreeMap`, `HashSet` and `BTreeSet`: insert, remove, element and resize
+//! (truncate, or grow by fresh entries to a generated length) mutations over keyed collections
+//! (a set is treated as a map whose values are `()`). Resizing draws the length as generation
+//! does, so mutants keep their seeds' length on average.
 //!
 //! # Determinism
 //!
@@ -20,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 
 use super::vec::{
-    can_descend, chunk_removals, generate_child, mutate_child, position, remove_run,
+    can_descend, chunk_removals, generate_child, mutate_child, position, remove_run, resize_length,
     SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
 };
 use crate::__private::split_size;
@@ -71,6 +73,20 @@ fn fresh_key<T: Table>(table: &T, cx: &mut Context) -> Option<T::Key> {
         .find(|key| !table.contains(key))
 }
 
+/// Puts up to `count` entries with fresh keys into `table`; whether it put any.
+fn insert_fresh<T: Table>(table: &mut T, cx: &mut Context, count: usize) -> bool {
+    let mut inserted = false;
+    for _ in 0..count {
+        let Some(key) = fresh_key(table, cx) else {
+            break;
+        };
+        let value = generate_child(cx);
+        table.put(key, value);
+        inserted = true;
+    }
+    inserted
+}
+
 fn mutate_table<T: Table>(table: &mut T, cx: &mut Context) {
     let len = table.length();
     let room = len == 0 || len < cx.max_size();
@@ -85,15 +101,25 @@ fn mutate_table<T: Table>(table: &mut T, cx: &mut Context) {
     ];
     let mut choice = cx.weighted(&weights);
     if choice == Some(0) {
-        if let Some(key) = fresh_key(table, cx) {
+        if insert_fresh(table, cx, 1) {
             cx.record(Operator::Insert);
-            let value = generate_child(cx);
-            table.put(key, value);
             return;
         }
         // Every attempt hit an existing key (a small key type, nearly full): remove instead.
         // An empty table never gets here, since any key is fresh for it.
         choice = Some(1);
+    }
+    if choice == Some(3) {
+        // Resized to a generated length: cut short, or grown by fresh entries.
+        let target = resize_length(cx, len);
+        if target > len && insert_fresh(table, cx, target - len) {
+            cx.record(Operator::Insert);
+            return;
+        }
+        cx.record(Operator::Truncate);
+        let keep = if target < len { target } else { cx.below(len) };
+        table.retain_positions(|i| i < keep);
+        return;
     }
     match choice {
         Some(1) => {
@@ -121,11 +147,6 @@ fn mutate_table<T: Table>(table: &mut T, cx: &mut Context) {
                 .expect("the key was just read from the table");
             mutate_child(&mut key, cx);
             table.put(key, value);
-        }
-        Some(3) => {
-            cx.record(Operator::Truncate);
-            let keep = cx.below(len);
-            table.retain_positions(|i| i < keep);
         }
         _ => {}
     }

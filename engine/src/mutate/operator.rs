@@ -35,7 +35,7 @@ pub enum Operator {
     Random,
     /// Negate or toggle (`bool`, sign of a number).
     Toggle,
-    /// Insert a fresh element into a collection.
+    /// Insert a fresh element into a collection (or grow it to a generated length).
     Insert,
     /// Insert a copy of an existing element.
     Duplicate,
@@ -54,11 +54,14 @@ pub enum Operator {
     /// Input-to-state: a typed leaf takes the other operand of a comparison it fed
     /// ([`feedback::cmplog`](crate::feedback::cmplog)).
     CmpLog,
+    /// Make the value a same-type field of a fresh value (subterm's inverse: `x -> Add(x, y)`),
+    /// the other fields about the value's size, so mutants keep their seeds' size on average.
+    Wrap,
 }
 
 impl Operator {
     /// Number of operators.
-    pub const COUNT: usize = 19;
+    pub const COUNT: usize = 20;
 
     /// Every operator, in declaration order (index = `op as usize`).
     pub const ALL: [Operator; Operator::COUNT] = [
@@ -81,6 +84,7 @@ impl Operator {
         Operator::Crossover,
         Operator::Custom,
         Operator::CmpLog,
+        Operator::Wrap,
     ];
 
     /// A short stable name (`"subterm"`, `"bit-flip"`, ...), used in reports and CSV output.
@@ -109,6 +113,7 @@ impl Operator {
             Operator::Crossover => "crossover",
             Operator::Custom => "custom",
             Operator::CmpLog => "cmplog",
+            Operator::Wrap => "wrap",
         }
     }
 }

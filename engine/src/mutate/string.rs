@@ -8,8 +8,8 @@
 
 use super::scalar::interesting_char;
 use super::vec::{
-    can_descend, chunk_removals, generate_child, mutate_child, remove_run, SHRINK_ELEMENTS,
-    SHRINK_PER_ELEMENT,
+    can_descend, chunk_removals, generate_child, mutate_child, remove_run, resize_length,
+    SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
@@ -39,8 +39,9 @@ fn replace_char(s: &mut String, at: usize, old: char, c: char) {
 }
 
 /// Strings of at most `cx.size()` characters, mostly printable ASCII. Mutations insert a fresh
-/// or interesting character, duplicate, remove, swap or mutate characters, or truncate; the
-/// result is always valid UTF-8. Encodes as the byte length and the UTF-8 bytes; decoding is
+/// or interesting character, duplicate, remove, swap or mutate characters, or resize to a
+/// generated length (truncate, or append fresh characters), so mutants keep their seeds' length
+/// on average; the result is always valid UTF-8. Encodes as the byte length and the UTF-8 bytes; decoding is
 /// lossy (invalid UTF-8 becomes U+FFFD), so every byte string decodes.
 ///
 /// ```
@@ -127,9 +128,19 @@ impl Mutate for String {
                 }
             }
             Some(4) => {
-                cx.record(Operator::Truncate);
-                let keep = offset(self, cx.below(len));
-                self.truncate(keep);
+                let target = resize_length(cx, len);
+                if target < len {
+                    cx.record(Operator::Truncate);
+                    let keep = offset(self, target);
+                    self.truncate(keep);
+                } else {
+                    // Grown to a generated length: fresh characters, as generation draws them.
+                    cx.record(Operator::Insert);
+                    let child = split_size(cx.size(), target);
+                    for _ in len..target {
+                        self.push(cx.descend(child, char::generate));
+                    }
+                }
             }
             _ => {
                 cx.record(Operator::Element);

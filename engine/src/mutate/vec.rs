@@ -77,6 +77,19 @@ pub(super) fn remove_run(cx: &mut Context, len: usize) -> (usize, usize) {
     (start, count)
 }
 
+/// The length Truncate resizes a non-empty collection of `len` elements to: a length drawn as
+/// generation draws one (uniform in `0..=cx.size()`), so that resizing leaves lengths spread
+/// as generated ones are instead of halving them each time; a draw equal to `len` cuts it short
+/// instead. Longer than `len` means the caller appends fresh elements.
+pub(super) fn resize_length(cx: &mut Context, len: usize) -> usize {
+    let drawn = cx.below(cx.size() + 1);
+    if drawn == len {
+        cx.below(len)
+    } else {
+        drawn
+    }
+}
+
 /// The sequence operations the `Vec` and `VecDeque` mutators share.
 trait Sequence<T>: FromIterator<T> {
     fn length(&self) -> usize;
@@ -191,9 +204,18 @@ fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
             }
         }
         Some(4) => {
-            cx.record(Operator::Truncate);
-            let keep = cx.below(len);
-            seq.truncate_to(keep);
+            let target = resize_length(cx, len);
+            if target < len {
+                cx.record(Operator::Truncate);
+                seq.truncate_to(target);
+            } else {
+                // Grown to a generated length: the new elements at generation's size.
+                cx.record(Operator::Insert);
+                let child = split_size(cx.size(), target);
+                for at in len..target {
+                    seq.insert_at(at, cx.descend(child, T::generate));
+                }
+            }
         }
         _ => {
             cx.record(Operator::Element);
@@ -288,9 +310,12 @@ fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
 }
 
 /// Collections of at most `cx.size()` elements. Mutations insert a fresh element, duplicate one,
-/// remove one or a short run, swap two, truncate, or mutate one element (Insert and Duplicate
-/// only below `cx.max_size()` elements). Encodes as a length followed by the elements; decoding
-/// caps lengths by the input's length, so any byte string decodes in O(input) memory.
+/// remove one or a short run, swap two, resize to a generated length (truncate, or append fresh
+/// elements), or mutate one element (Insert and Duplicate only below `cx.max_size()` elements).
+/// Resizing draws the length as generation does, so mutants keep their seeds' length on average
+/// instead of losing half of it at each truncation. Encodes as a length followed by the
+/// elements; decoding caps lengths by the input's length, so any byte string decodes in O(input)
+/// memory.
 ///
 /// ```
 /// use typefuzz_engine::{codec, Context, Mutate, Operator};
