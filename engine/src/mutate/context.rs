@@ -319,16 +319,30 @@ impl Context {
     /// ```
     #[inline]
     pub fn descend<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        // The bookkeeping is in two non-generic functions: `descend` is instantiated once per
+        // closure (hundreds of copies in a crate of derived types), so its own body stays a
+        // call, the closure and a call (compile time; inlined away in optimized builds).
+        let saved_size = self.enter(size);
+        let result = f(self);
+        self.leave(saved_size);
+        result
+    }
+
+    /// One level down at `size`; returns the size to restore.
+    #[inline]
+    fn enter(&mut self, size: usize) -> usize {
         if self.depth >= MAX_GENERATION_DEPTH {
             too_deep();
         }
-        let saved_size = self.size;
-        self.size = size;
         self.depth += 1;
-        let result = f(self);
+        core::mem::replace(&mut self.size, size)
+    }
+
+    /// Back up one level, restoring `saved_size`.
+    #[inline]
+    fn leave(&mut self, saved_size: usize) {
         self.depth -= 1;
         self.size = saved_size;
-        result
     }
 
     /// The operator weights.
