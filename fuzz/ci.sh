@@ -27,6 +27,13 @@ mkdir -p "$work/ev" "$work/ev-fork" "$work/lf-corpus" "$work/engine-corpus"
 fuzz() { cargo $toolchain fuzz "$@"; }
 fail() { echo "fuzz/ci.sh: FAIL: $*" >&2; exit 1; }
 
+echo "== the engine's coverage hooks and libFuzzer's linked into one binary (release, one codegen unit)"
+# typefuzz-libfuzzer's tests link libFuzzer (which defines the __sanitizer_cov_* hooks) and the
+# engine (which defines them too, weakly, outside cargo-fuzz). With strong definitions on both
+# sides this link failed with duplicate symbols once the engine's hooks shared a codegen unit
+# with code the binary needs (always so with one unit).
+(cd .. && CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 cargo test --release -p typefuzz-libfuzzer --lib --quiet)
+
 echo "== build (sanitizer: $sanitizer)"
 fuzz build -s "$sanitizer"
 
