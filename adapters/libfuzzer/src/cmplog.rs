@@ -403,7 +403,9 @@ macro_rules! __wrap_comparison_hooks {
         /// Called by SanitizerCoverage's instrumentation only.
         #[no_mangle]
         pub unsafe extern "C" fn __wrap___sanitizer_cov_trace_switch(value: u64, cases: *const u64) {
-            $crate::__private::record_switch(value, cases);
+            if $crate::__private::recording() {
+                $crate::__private::record_switch(value, cases);
+            }
             if $crate::__private::fuzzing() {
                 // SAFETY: libFuzzer's hook, with the arguments the instrumentation passed.
                 unsafe { __real___sanitizer_cov_trace_switch(value, cases) }
@@ -421,7 +423,9 @@ macro_rules! __wrap_comparison_hooks {
             /// Called by SanitizerCoverage's instrumentation only.
             #[no_mangle]
             pub unsafe extern "C" fn $wrapper(left: $ty, right: $ty) {
-                $crate::__private::record(u64::from(left), u64::from(right), $width);
+                if $crate::__private::recording() {
+                    $crate::__private::record(u64::from(left), u64::from(right), $width);
+                }
                 // libFuzzer's hook, except while typefuzz's mutator runs.
                 if $crate::__private::fuzzing() {
                     // SAFETY: libFuzzer's hook, with the arguments the instrumentation passed.
@@ -432,20 +436,36 @@ macro_rules! __wrap_comparison_hooks {
     };
 }
 
-/// Non-null while typefuzz's mutator or crossover runs. A pointer: SanitizerCoverage traces
-/// integer comparisons only, so testing it does not call a comparison hook.
-static MUTATING: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+/// What the comparison hooks do: null while libFuzzer runs an input or its own code (record the
+/// operands and call libFuzzer's hook), [`SKIP`] while typefuzz's mutator or crossover runs
+/// (nothing), [`RECORD`] while the mutator runs the property on a corpus input to log its
+/// comparisons (record only). A pointer: SanitizerCoverage traces integer comparisons only, so
+/// testing it does not call a comparison hook.
+static MODE: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+/// [`MODE`] while typefuzz's mutator or crossover runs.
+const SKIP: *mut () = std::ptr::NonNull::<u8>::dangling().cast::<()>().as_ptr();
+/// [`MODE`] while the mutator runs the property on a corpus input (typed CmpLog's seed run).
+const RECORD: *mut () = std::ptr::NonNull::<u16>::dangling().cast::<()>().as_ptr();
 
 /// Whether the comparison a wrapper sees belongs to an execution (or libFuzzer's code), rather
 /// than to typefuzz's mutator or crossover: the mutator's own code is instrumented too, its
 /// comparisons are not the input's, and libFuzzer's hook would spend time on them (value
 /// profile, which is cleared before the next execution anyway) and put them in the comparison
-/// tables its byte mutator draws from. They are still recorded in the table, past what the
-/// last property call filled.
+/// tables its byte mutator draws from.
 #[doc(hidden)]
 #[inline(always)]
 pub fn fuzzing() -> bool {
-    MUTATING.load(Relaxed).is_null()
+    MODE.load(Relaxed).is_null()
+}
+
+/// Whether a wrapper records the comparison it sees: not while typefuzz's mutator or crossover
+/// runs (their comparisons are not the input's, and under cargo-fuzz they are instrumented
+/// too: recording each cost the mutator a third of its time), but during the property runs the
+/// mutator makes to log a corpus input's comparisons.
+#[doc(hidden)]
+#[inline(always)]
+pub fn recording() -> bool {
+    MODE.load(Relaxed) != SKIP
 }
 
 /// Marks typefuzz's mutator as running until dropped.
@@ -453,14 +473,33 @@ pub(crate) struct Mutating(());
 
 impl Mutating {
     pub(crate) fn enter() -> Self {
-        MUTATING.store(std::ptr::NonNull::<()>::dangling().as_ptr(), Relaxed);
+        MODE.store(SKIP, Relaxed);
         Mutating(())
+    }
+
+    /// Runs `f` (a property call on a corpus input) with its comparisons recorded, still
+    /// without libFuzzer's hooks.
+    pub(crate) fn recording<R>(&self, f: impl FnOnce() -> R) -> R {
+        MODE.store(RECORD, Relaxed);
+        let restore = Restore(SKIP);
+        let result = f();
+        drop(restore);
+        result
     }
 }
 
 impl Drop for Mutating {
     fn drop(&mut self) {
-        MUTATING.store(std::ptr::null_mut(), Relaxed);
+        MODE.store(std::ptr::null_mut(), Relaxed);
+    }
+}
+
+/// Stores its mode back into [`MODE`] when dropped (also when the property call unwinds).
+struct Restore(*mut ());
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        MODE.store(self.0, Relaxed);
     }
 }
 
@@ -490,6 +529,25 @@ mod tests {
         f();
         end_execution();
         last_log(&mut Vec::new(), usize::MAX)
+    }
+
+    #[test]
+    fn the_mutator_records_only_its_seed_runs_and_calls_no_libfuzzer_hook() {
+        let _turn = turn();
+        assert!(fuzzing() && recording(), "libFuzzer runs an input");
+        {
+            let mutating = Mutating::enter();
+            assert!(!fuzzing() && !recording(), "the mutator's own comparisons");
+            let during = mutating.recording(|| (fuzzing(), recording()));
+            assert_eq!(during, (false, true), "a seed run is recorded, without libFuzzer");
+            assert!(!recording(), "back to the mutator's own comparisons");
+            let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                mutating.recording(|| panic!("the property failed on the corpus input"))
+            }));
+            assert!(unwound.is_err());
+            assert!(!fuzzing() && !recording(), "restored when the seed run unwinds");
+        }
+        assert!(fuzzing() && recording(), "the mutator returned");
     }
 
     #[test]

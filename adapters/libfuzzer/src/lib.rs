@@ -166,7 +166,7 @@ pub use target::{initialize, run, test_input};
 /// What the expansion of [`fuzz_target!`] calls. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::cmplog::{fuzzing, record, record_switch};
+    pub use crate::cmplog::{fuzzing, record, record_switch, recording};
     pub use libfuzzer_sys;
 
     /// The per-thread [`InputCache`](crate::InputCache) `fuzz_target!` declares.
@@ -209,12 +209,12 @@ pub mod __private {
         let capacity = size.max(max_size);
         // SAFETY: see the function's contract.
         let data = unsafe { std::slice::from_raw_parts_mut(data, capacity) };
-        let _mutating = crate::cmplog::Mutating::enter();
+        let mutating = crate::cmplog::Mutating::enter();
         // Typed CmpLog may run the property once on a corpus input to log its comparisons.
         let mut property = Some(property);
         let mut run = |value: T, bytes: &[u8]| {
             if let Some(property) = property.take() {
-                crate::target::run_value(value, bytes, property);
+                mutating.recording(|| crate::target::run_value(value, bytes, property));
             }
         };
         inputs.with(|inputs| {

@@ -655,10 +655,18 @@ fn mask(width: u8) -> u64 {
 
 /// Adds a candidate unless it is already there (then it keeps the later `order` and the better
 /// `rank`), or the cache is full.
+///
+/// Leaves are visited one after the other and all of a leaf's candidates are pushed while it is
+/// visited, so a duplicate can only be among the last entries, those of `leaf`: the search
+/// stops at the first entry of another leaf (it used to scan all of `found`, up to
+/// [`MAX_CANDIDATES`] comparisons per push — and under cargo-fuzz each one also runs an
+/// instrumentation hook).
 fn push(found: &mut Vec<Candidate>, leaf: u32, value: Replacement, rank: u8, order: u16) {
     if let Some(known) = found
         .iter_mut()
-        .find(|c| c.leaf == leaf && c.value == value)
+        .rev()
+        .take_while(|c| c.leaf == leaf)
+        .find(|c| c.value == value)
     {
         known.order = known.order.max(order);
         known.rank = known.rank.min(rank);
