@@ -539,13 +539,20 @@ mod tests {
             let mutating = Mutating::enter();
             assert!(!fuzzing() && !recording(), "the mutator's own comparisons");
             let during = mutating.recording(|| (fuzzing(), recording()));
-            assert_eq!(during, (false, true), "a seed run is recorded, without libFuzzer");
+            assert_eq!(
+                during,
+                (false, true),
+                "a seed run is recorded, without libFuzzer"
+            );
             assert!(!recording(), "back to the mutator's own comparisons");
             let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 mutating.recording(|| panic!("the property failed on the corpus input"))
             }));
             assert!(unwound.is_err());
-            assert!(!fuzzing() && !recording(), "restored when the seed run unwinds");
+            assert!(
+                !fuzzing() && !recording(),
+                "restored when the seed run unwinds"
+            );
         }
         assert!(fuzzing() && recording(), "the mutator returned");
     }

@@ -483,26 +483,34 @@ fn runtime_counters(total: usize) -> Option<Vec<bool>> {
         .filter_map(|symbol| Some((symbol.address(), symbol.name().ok()?)))
         .collect();
     functions.sort_unstable_by_key(|&(address, _)| address);
-    // Where the executable was loaded: a function's address now against its symbol's.
-    let anchor = hooks::__sanitizer_cov_8bit_counters_init as *const () as usize as u64;
+    // Where the executable was loaded: a function's address now against its symbol's. The
+    // symbol's own address, not the Rust function's: on Linux the symbol is a trampoline that
+    // lies elsewhere (with the function's address every counter was attributed to whatever
+    // code lay a few kilobytes before its own).
+    let anchor = hooks::counters_init_symbol() as u64;
     let linked = functions
         .iter()
         .find(|&&(_, name)| name == "__sanitizer_cov_8bit_counters_init")?
         .0;
     let bias = anchor.wrapping_sub(linked);
+    let function = |address: u64| {
+        let after = functions.partition_point(|&(start, _)| start <= address);
+        (after > 0).then(|| format!("{:#}", rustc_demangle::demangle(functions[after - 1].1)))
+    };
+    // Checked on a second function, this one: a wrong bias would attribute each counter to
+    // unrelated code, and scanning every counter is the safe answer.
+    let this = runtime_counters as fn(usize) -> Option<Vec<bool>> as usize as u64;
+    if !function(this.wrapping_sub(bias))?.ends_with("feedback::coverage::runtime_counters") {
+        return None;
+    }
     let mut runtime = Vec::with_capacity(total);
     let mut current = false;
     for table in tables {
         for entry in table.chunks_exact(2) {
             // Bit 0 of the flags: the entry block of a function, whose address is the function's.
             if entry[1] & 1 != 0 {
-                let address = (entry[0] as u64).wrapping_sub(bias);
-                let after = functions.partition_point(|&(start, _)| start <= address);
-                current = after > 0
-                    && is_runtime_function(&format!(
-                        "{:#}",
-                        rustc_demangle::demangle(functions[after - 1].1)
-                    ));
+                current = function((entry[0] as u64).wrapping_sub(bias))
+                    .is_some_and(|name| is_runtime_function(&name));
             }
             runtime.push(current);
         }
@@ -899,6 +907,31 @@ mod hooks {
     fn log_operands(a: u64, b: u64, width: u8) {
         if armed() {
             record_integers(a, b, width);
+        }
+    }
+
+    /// The run-time address of the symbol `__sanitizer_cov_8bit_counters_init`, whichever
+    /// definition the linker kept: the attribution compares it with the address the executable's
+    /// symbol table gives that name, to find where the executable was loaded.
+    pub(super) fn counters_init_symbol() -> usize {
+        #[cfg(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
+        {
+            extern "C" {
+                // The weak trampoline below (or a strong definition that replaced it).
+                #[link_name = "__sanitizer_cov_8bit_counters_init"]
+                fn symbol(start: *mut u8, stop: *mut u8);
+            }
+            symbol as *const () as usize
+        }
+        #[cfg(not(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        )))]
+        {
+            __sanitizer_cov_8bit_counters_init as *const () as usize
         }
     }
 
