@@ -42,14 +42,16 @@ typefuzz::quickcheck! {
         rows.len() < 20
     }
 
+    // These two fail on every input, so on the first test whatever the (random) seed: failing
+    // only on 0 (`x > 0`) they passed for 5 seeds in 1,000 (no 0 drawn in the 100 tests).
     #[ignore = "fails on purpose; called by the tests below"]
-    fn fails_at_once(x: u8) -> bool {
-        x > 255 - 255
+    fn fails_at_once(_x: u8) -> bool {
+        false
     }
 
     #[should_panic(expected = "[quickcheck] TEST FAILED")]
-    fn expected_to_fail(x: u8) -> bool {
-        x > 255 - 255
+    fn expected_to_fail(_x: u8) -> bool {
+        false
     }
 
     /// Runs a few seconds (each call sleeps 1 ms; with `TYPEFUZZ_CASES=4000`, more than
