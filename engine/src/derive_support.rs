@@ -181,6 +181,24 @@ pub fn split_size(size: usize, parts: usize) -> usize {
     size.saturating_sub(1) / parts.max(1)
 }
 
+/// Generates a field with `generate` (its type's `Mutate::generate`) one level down at size
+/// `size`: `cx.descend(size, generate)` without the closure, so that the derived fresh
+/// constructors cost one instantiation of this helper per field type instead of one
+/// `Context::descend` and one `FnOnce::call_once` per field type's `generate`.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::generate_field};
+/// let mut cx = Context::new(4);
+/// let _byte: u8 = generate_field(&mut cx, 0, <u8 as Mutate>::generate);
+/// assert_eq!((cx.depth(), cx.size()), (0, 4));
+/// ```
+pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Context) -> T) -> T {
+    let saved_size = cx.enter(size);
+    let value = generate(cx);
+    cx.leave(saved_size);
+    value
+}
+
 /// Mutates a field with `mutate` (its type's `Mutate::mutate`) one level down (the size budget
 /// minus the node itself): what the derived `mutate` does for the recursive operator. One
 /// generic helper per field type keeps the expansion to one call per field instead of one
