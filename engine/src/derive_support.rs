@@ -213,8 +213,10 @@ pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Contex
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut Context)) {
-    let size = cx.size().saturating_sub(1);
-    cx.descend(size, |cx| mutate(value, cx));
+    // `Context::descend` without its closure (one instantiation fewer per field type).
+    let saved_size = cx.enter(cx.size().saturating_sub(1));
+    mutate(value, cx);
+    cx.leave(saved_size);
 }
 
 /// The shrink candidates of a field, from `shrink` (its type's `Mutate::shrink`) run one level
