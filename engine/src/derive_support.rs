@@ -1,5 +1,6 @@
 //! Helpers for the code `#[derive(Mutate)]` generates: operator choice, variant choice, sizes.
 
+use crate::feedback::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Past this depth a mutation stops descending into fields (it still applies the operators that
@@ -197,6 +198,34 @@ pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Contex
     let value = generate(cx);
     cx.leave(saved_size);
     value
+}
+
+/// Observes field number `field` of a node whose constructor is `constructor` with `visit` (the
+/// field type's `Mutate::visit_structure`): [`Structure::child`], which the derived
+/// `visit_structure` calls once per field. A helper compiled once per field type keeps the
+/// `enter` / `leave` bookkeeping out of the derived code; the derive passes
+/// `<Field as Mutate>::visit_structure`, so a field type without `Mutate` is reported there.
+///
+/// ```
+/// use typefuzz::{Mutate, __private::structure_field};
+/// use typefuzz::feedback::structure::{token, Structure};
+/// let mut map = vec![0u64; Structure::MAP_WORDS];
+/// let mut structure = Structure::new(&mut map);
+/// structure_field(&mut structure, token("Wrapper"), 0, &7u8, <u8 as Mutate>::visit_structure);
+/// assert!(structure.new_features() > 0);
+/// ```
+#[inline]
+pub fn structure_field<T>(
+    structure: &mut Structure<'_>,
+    constructor: u64,
+    field: u32,
+    value: &T,
+    visit: fn(&T, &mut Structure<'_>),
+) {
+    if let Some(step) = structure.enter(constructor, field) {
+        visit(value, structure);
+        structure.leave(step);
+    }
 }
 
 /// Mutates a field with `mutate` (its type's `Mutate::mutate`) one level down (the size budget
