@@ -189,9 +189,10 @@ pub fn split_size(size: usize, parts: usize) -> usize {
 ///
 /// ```
 /// use typefuzz::{Context, Mutate, __private::generate_field};
-/// let mut cx = Context::new(4);
+/// let mut cx = Context::new(1);
+/// let size = cx.size();
 /// let _byte: u8 = generate_field(&mut cx, 0, <u8 as Mutate>::generate);
-/// assert_eq!((cx.depth(), cx.size()), (0, 4));
+/// assert_eq!((cx.depth(), cx.size()), (0, size));
 /// ```
 pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Context) -> T) -> T {
     let saved_size = cx.enter(size);
