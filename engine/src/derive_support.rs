@@ -1,5 +1,6 @@
 //! Helpers for the code `#[derive(Mutate)]` generates: operator choice, variant choice, sizes.
 
+use crate::feedback::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Past this depth a mutation stops descending into fields (it still applies the operators that
@@ -181,6 +182,53 @@ pub fn split_size(size: usize, parts: usize) -> usize {
     size.saturating_sub(1) / parts.max(1)
 }
 
+/// Generates a field with `generate` (its type's `Mutate::generate`) one level down at size
+/// `size`: `cx.descend(size, generate)` without the closure, so that the derived fresh
+/// constructors cost one instantiation of this helper per field type instead of one
+/// `Context::descend` and one `FnOnce::call_once` per field type's `generate`.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::generate_field};
+/// let mut cx = Context::new(1);
+/// let size = cx.size();
+/// let _byte: u8 = generate_field(&mut cx, 0, <u8 as Mutate>::generate);
+/// assert_eq!((cx.depth(), cx.size()), (0, size));
+/// ```
+pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Context) -> T) -> T {
+    let saved_size = cx.enter(size);
+    let value = generate(cx);
+    cx.leave(saved_size);
+    value
+}
+
+/// Observes field number `field` of a node whose constructor is `constructor` with `visit` (the
+/// field type's `Mutate::visit_structure`): [`Structure::child`], which the derived
+/// `visit_structure` calls once per field. A helper compiled once per field type keeps the
+/// `enter` / `leave` bookkeeping out of the derived code; the derive passes
+/// `<Field as Mutate>::visit_structure`, so a field type without `Mutate` is reported there.
+///
+/// ```
+/// use typefuzz::{Mutate, __private::structure_field};
+/// use typefuzz::feedback::structure::{token, Structure};
+/// let mut map = vec![0u64; Structure::MAP_WORDS];
+/// let mut structure = Structure::new(&mut map);
+/// structure_field(&mut structure, token("Wrapper"), 0, &7u8, <u8 as Mutate>::visit_structure);
+/// assert!(structure.new_features() > 0);
+/// ```
+#[inline]
+pub fn structure_field<T>(
+    structure: &mut Structure<'_>,
+    constructor: u64,
+    field: u32,
+    value: &T,
+    visit: fn(&T, &mut Structure<'_>),
+) {
+    if let Some(step) = structure.enter(constructor, field) {
+        visit(value, structure);
+        structure.leave(step);
+    }
+}
+
 /// Mutates a field with `mutate` (its type's `Mutate::mutate`) one level down (the size budget
 /// minus the node itself): what the derived `mutate` does for the recursive operator. One
 /// generic helper per field type keeps the expansion to one call per field instead of one
@@ -195,32 +243,36 @@ pub fn split_size(size: usize, parts: usize) -> usize {
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut Context)) {
-    let size = cx.size().saturating_sub(1);
-    cx.descend(size, |cx| mutate(value, cx));
+    // `Context::descend` without its closure (one instantiation fewer per field type).
+    let saved_size = cx.enter(cx.size().saturating_sub(1));
+    mutate(value, cx);
+    cx.leave(saved_size);
 }
 
-/// Shrinks a field with `shrink` (its type's `Mutate::shrink`) one level down at size 0 and
-/// hands each candidate to `push`, which puts it back into a copy of the value holding the field
-/// (what the derived `shrink` does for each field). `push` is a `dyn` closure so that this loop
-/// is compiled once per field type, not once per field.
+/// The shrink candidates of a field, from `shrink` (its type's `Mutate::shrink`) run one level
+/// down at size 0: what the derived `shrink` puts back, one by one, into copies of the value
+/// holding the field. The derive loops over them inline, so each field costs a loop in the
+/// derived `shrink` instead of a closure (with its `FnOnce` shims); this helper is compiled once
+/// per field type. The derive passes `<Field as Mutate>::shrink`, so a field type without
+/// `Mutate` is reported there, once, like in the other derived methods.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::shrink_field};
-/// let pair = (4u8, 'x');
-/// let mut out = Vec::new();
-/// let mut push = |a| out.push((a, pair.1));
-/// shrink_field(&pair.0, &mut Context::new(1), <u8 as Mutate>::shrink, &mut push);
-/// assert!(out.contains(&(0, 'x')));
+/// use typefuzz::{Context, Mutate, __private::field_candidates};
+/// let mut cx = Context::new(1);
+/// let candidates = field_candidates(&4u8, &mut cx, <u8 as Mutate>::shrink);
+/// assert!(candidates.contains(&0));
+/// assert_eq!(cx.depth(), 0);
 /// ```
-pub fn shrink_field<T>(
+pub fn field_candidates<T>(
     value: &T,
     cx: &mut Context,
     shrink: fn(&T, &mut Context) -> Vec<T>,
-    push: &mut dyn FnMut(T),
-) {
-    for candidate in cx.descend(0, |cx| shrink(value, cx)) {
-        push(candidate);
-    }
+) -> Vec<T> {
+    // `Context::descend` without its closure (one instantiation fewer per field type).
+    let saved_size = cx.enter(0);
+    let candidates = shrink(value, cx);
+    cx.leave(saved_size);
+    candidates
 }
 
 /// Moves the value out of `slot`, leaving a value generated at size 0 in its place.

@@ -103,7 +103,9 @@ pub fn fresh_field(variant: &Variant, field: &Field) -> TokenStream {
         Some(path) => {
             quote_spanned!(span=> __cx.descend(#size, |__cx| -> #ty { #path::generate(__cx) }))
         }
-        None => quote_spanned!(span=> __cx.descend(#size, <#ty as ::typefuzz::Mutate>::generate)),
+        None => quote_spanned! {span=>
+            ::typefuzz::__private::generate_field(__cx, #size, <#ty as ::typefuzz::Mutate>::generate)
+        },
     }
 }
 

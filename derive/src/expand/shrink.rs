@@ -35,12 +35,13 @@ pub fn expand(container: &Container) -> TokenStream {
                 }
             });
             quote! {
-                ::typefuzz::__private::shrink_field(
+                for __candidate in ::typefuzz::__private::field_candidates(
                     #binding,
                     __cx,
                     <#ty as ::typefuzz::Mutate>::shrink,
-                    &mut |__candidate| __out.push(#value),
-                );
+                ) {
+                    __out.push(#value);
+                }
             }
         });
         Some(quote! {

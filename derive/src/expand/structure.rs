@@ -4,8 +4,9 @@
 //!
 //! Tokens are `const` items computed by `typefuzz::__private::structure_token` at compile time,
 //! so observing a value costs a match and one call per field. Fields are visited through
-//! `enter` / `<Field as Mutate>::visit_structure` / `leave`, spelled like the other expansions'
-//! calls, so a field type without `Mutate` is reported once, at the field.
+//! `__private::structure_field` (`enter` / the field's `visit_structure` / `leave`, compiled once
+//! per field type), which gets `<Field as Mutate>::visit_structure`, spelled like the other
+//! expansions' calls, so a field type without `Mutate` is reported once, at the field.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -30,10 +31,13 @@ pub fn expand(container: &Container) -> TokenStream {
                 let ty = field.ty;
                 let index = index as u32;
                 quote_spanned! {field.ty_span()=>
-                    if let ::core::option::Option::Some(__step) = __structure.enter(__TOKEN, #index) {
-                        <#ty as ::typefuzz::Mutate>::visit_structure(#binding, __structure);
-                        __structure.leave(__step);
-                    }
+                    ::typefuzz::__private::structure_field(
+                        __structure,
+                        __TOKEN,
+                        #index,
+                        #binding,
+                        <#ty as ::typefuzz::Mutate>::visit_structure,
+                    );
                 }
             });
         quote! {

@@ -37,7 +37,7 @@ const SHRINK_PER_ELEMENT: usize = 4;
 impl<T: Mutate, const N: usize> Mutate for [T; N] {
     fn generate(cx: &mut Context) -> Self {
         let child = split_size(cx.size(), N);
-        core::array::from_fn(|_| cx.descend(child, T::generate))
+        core::array::from_fn(|_| crate::__private::generate_field(cx, child, T::generate))
     }
 
     fn mutate(&mut self, cx: &mut Context) {

@@ -59,8 +59,8 @@ fn generate_table<T: Table>(cx: &mut Context) -> T {
     let mut table = T::default();
     // Duplicate keys merge, so the table may end up with fewer than `len` entries.
     for _ in 0..len {
-        let key = cx.descend(child, T::Key::generate);
-        let value = cx.descend(child, T::Value::generate);
+        let key = crate::__private::generate_field(cx, child, T::Key::generate);
+        let value = crate::__private::generate_field(cx, child, T::Value::generate);
         table.put(key, value);
     }
     table

@@ -330,7 +330,7 @@ impl Context {
 
     /// One level down at `size`; returns the size to restore.
     #[inline]
-    fn enter(&mut self, size: usize) -> usize {
+    pub(crate) fn enter(&mut self, size: usize) -> usize {
         if self.depth >= MAX_GENERATION_DEPTH {
             too_deep();
         }
@@ -340,7 +340,7 @@ impl Context {
 
     /// Back up one level, restoring `saved_size`.
     #[inline]
-    fn leave(&mut self, saved_size: usize) {
+    pub(crate) fn leave(&mut self, saved_size: usize) {
         self.depth -= 1;
         self.size = saved_size;
     }

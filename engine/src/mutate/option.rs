@@ -52,7 +52,7 @@ fn choose_family(cx: &mut Context, recursive: bool, drop: bool, grow: bool) -> O
 /// Generates a payload one level deeper.
 fn generate_payload<T: Mutate>(cx: &mut Context) -> T {
     let size = cx.size().saturating_sub(1);
-    cx.descend(size, T::generate)
+    crate::__private::generate_field(cx, size, T::generate)
 }
 
 /// `None` at size 0, otherwise `Some` three times out of four with the payload one level deeper.
@@ -149,7 +149,7 @@ impl<T: Mutate> Mutate for Option<T> {
             Some(_) => {
                 let cx = leaves.context();
                 let size = cx.size();
-                *self = Some(cx.descend(size, T::generate));
+                *self = Some(crate::__private::generate_field(cx, size, T::generate));
             }
             None => {}
         }

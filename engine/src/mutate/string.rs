@@ -62,7 +62,7 @@ impl Mutate for String {
         let child = split_size(size, len);
         let mut s = String::with_capacity(len);
         for _ in 0..len {
-            s.push(cx.descend(child, char::generate));
+            s.push(crate::__private::generate_field(cx, child, char::generate));
         }
         s
     }
@@ -138,7 +138,7 @@ impl Mutate for String {
                     cx.record(Operator::Insert);
                     let child = split_size(cx.size(), target);
                     for _ in len..target {
-                        self.push(cx.descend(child, char::generate));
+                        self.push(crate::__private::generate_field(cx, child, char::generate));
                     }
                 }
             }

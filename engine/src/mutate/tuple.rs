@@ -44,7 +44,7 @@ macro_rules! tuple_impls {
             fn generate(cx: &mut Context) -> Self {
                 const ARITY: usize = [$($index),+].len();
                 let child = split_size(cx.size(), ARITY);
-                ($(cx.descend(child, $name::generate),)+)
+                ($(crate::__private::generate_field(cx, child, $name::generate),)+)
             }
 
             /// Mutates one component (recorded as Recursive), chosen among the components that
