@@ -10,7 +10,7 @@
 //! - [`runs_to_completion`] on a stack machine's state ([`Machine`], a `Vec` of a 30-variant
 //!   [`Instr`]uction enum, about 50 instructions).
 //!
-//! Every workload has a quickcheck [`Arbitrary`](quickcheck::Arbitrary) and a proptest strategy
+//! Every workload has a quickcheck `Arbitrary` and a proptest strategy
 //! written the way users of each write them, sized by the same target size the derived
 //! generator gets (`Term`: QuickChick's sized generation, the algorithm `#[derive(Mutate)]`
 //! uses; `Machine`: a program length uniform below the size, quickcheck's `Vec` rule).

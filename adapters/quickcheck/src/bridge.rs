@@ -3,7 +3,7 @@
 //!
 //! Each supported version is a marker type implementing [`Version`] (`v1::V1`, `v0_9::V0_9`);
 //! [`Generate`] and [`Property`] are implemented for that version's `Arbitrary` types and
-//! function pointers by [`impl_version!`]. Types are distinct per version, so quickcheck 0.9 and
+//! function pointers by `impl_version!`. Types are distinct per version, so quickcheck 0.9 and
 //! 1.x can both be enabled in one build without overlapping impls.
 
 use std::fmt::Debug;

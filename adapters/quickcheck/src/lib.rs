@@ -35,7 +35,7 @@
 //! `typefuzz::quickcheck!`, `QuickCheck` and `quickcheck(f)` stand for quickcheck 1.x when its
 //! feature is on, otherwise for 0.9, otherwise for 0.8, so a 0.9 or 0.8 suite enables its
 //! feature only and changes the macro path alone. Several can be on in one build (the versions
-//! are distinct crates to cargo): [`v1`], [`v0_9`] and [`v0_8`] name each explicitly
+//! are distinct crates to cargo): `v1`, `v0_9` and `v0_8` name each explicitly
 //! (`typefuzz::quickcheck::v0_9::quickcheck!`).
 //!
 //! # How a quickcheck property runs under typefuzz

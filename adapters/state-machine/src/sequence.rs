@@ -31,7 +31,7 @@ const SHRINK_REMOVALS: usize = 64;
 const SHRINK_COMMANDS: usize = 32;
 
 /// A command sequence as typefuzz stores, mutates and shrinks it: the choice bytes of the initial
-/// state and of each command, in order (see the [module docs](self)).
+/// state and of each command, in order (described in `sequence.rs`).
 ///
 /// It is the value regression files and corpus directories hold (through the engine's codec), so
 /// a saved sequence replays exactly as long as the model's strategies read the same bytes.

@@ -8,7 +8,7 @@
 //!   trial, short caps, about a minute after the builds; ends with
 //!   `<workload>[ (<feedback>)]: <strategy> found <n>/<total>`. IFC and the micro targets are
 //!   run twice: with code coverage only (`IFC (coverage only): ...`, in an instrumented child
-//!   build, see [`instrumented`]) and with the hand-placed labels
+//!   build, see the `instrumented` module) and with the hand-placed labels
 //!   (`IFC (hand-placed labels): ...`).
 //! - `full`: the protocol — 10 trials, 60 s cap, every strategy and ablation, all controls; the
 //!   instrumented lines are coverage only and coverage with comparison tracing.

@@ -6,7 +6,7 @@
 //! pair `(x, 0x2a)`, and the byte of the input that holds `x` is where `0x2a` must go. They find
 //! that place by searching the input's bytes for `x`. typefuzz does the same on typed values:
 //! each integer, `char`, `bool`, collection length, enum variant and `String` of the input is a
-//! *leaf* ([`Mutate::visit_leaves`](crate::Mutate::visit_leaves)); a leaf whose value equals
+//! *leaf* ([`Mutate::visit_leaves`]); a leaf whose value equals
 //! one operand of a logged pair gets the other operand (and its `+1` / `-1` and byte-swapped
 //! variants), and a matched enum variant index becomes a switch to the variant the comparison
 //! wanted, built by the derived constructor.
@@ -31,7 +31,7 @@
 //!
 //! The log of the current test is thread-local and fixed-size (no allocation per test); it only
 //! records while the engine runs the property. A test that becomes a seed keeps a copy
-//! ([`SeedComparisons`]), and the first time the seed is mutated its candidates — which leaf fed
+//! (`SeedComparisons`), and the first time the seed is mutated its candidates — which leaf fed
 //! which comparison — are computed once and cached with it; each later pick of the seed tries
 //! the next candidate (the deterministic stage of Redqueen), then falls back to ordinary
 //! mutation.
@@ -447,7 +447,7 @@ enum Action<'a> {
     Fill(u64),
 }
 
-/// The visitor [`Mutate::visit_leaves`](crate::Mutate::visit_leaves) reports leaves to. Each
+/// The visitor [`Mutate::visit_leaves`] reports leaves to. Each
 /// leaf method returns `Some(new value)` when the leaf must be replaced (the impl writes it);
 /// otherwise the impl goes on visiting, until [`is_done`](Leaves::is_done).
 ///

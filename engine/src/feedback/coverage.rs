@@ -6,7 +6,7 @@
 //! Run your tests with `cargo typefuzz test [cargo test arguments]` (package `cargo-typefuzz`).
 //! It compiles your workspace crates, and only those, with SanitizerCoverage on stable Rust.
 //! LLVM then inserts one byte counter per basic-block edge and, at program start, calls
-//! [`__sanitizer_cov_8bit_counters_init`] (defined here) with the range holding all of them.
+//! `__sanitizer_cov_8bit_counters_init` (defined here) with the range holding all of them.
 //! Without instrumentation that call never happens, [`is_enabled`] is `false`, and the engine
 //! says so once ([`warn_once_if_disabled`]) and falls back to its other feedback sources.
 //!
