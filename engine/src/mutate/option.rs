@@ -10,7 +10,7 @@
 //! `None < Some(x)`, and `Some(x) < Some(y)` when `x < y`; `Ok(_) < Err(_)`, then by payload.
 //! Both are well-founded when the payloads' orders are.
 
-use super::vec::{can_descend, mutate_child};
+use super::vec::{can_descend, generate_child, mutate_child};
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{token, Structure};
@@ -49,12 +49,6 @@ fn choose_family(cx: &mut Context, recursive: bool, drop: bool, grow: bool) -> O
     })
 }
 
-/// Generates a payload one level deeper.
-fn generate_payload<T: Mutate>(cx: &mut Context) -> T {
-    let size = cx.size().saturating_sub(1);
-    crate::__private::generate_field(cx, size, T::generate)
-}
-
 /// `None` at size 0, otherwise `Some` three times out of four with the payload one level deeper.
 /// Encodes as a tag byte (`0` for `None`) followed by the payload.
 ///
@@ -72,7 +66,7 @@ impl<T: Mutate> Mutate for Option<T> {
         if cx.size() == 0 || cx.chance(1, 4) {
             None
         } else {
-            Some(generate_payload(cx))
+            Some(generate_child(cx))
         }
     }
 
@@ -81,7 +75,7 @@ impl<T: Mutate> Mutate for Option<T> {
         match choose_family(cx, recursive, self.is_some(), self.is_none()) {
             Some(Family::Grow) => {
                 cx.record(Operator::ConstructorGrow);
-                *self = Some(generate_payload(cx));
+                *self = Some(generate_child(cx));
             }
             Some(Family::Drop) => {
                 cx.record(Operator::ConstructorDrop);
@@ -178,9 +172,9 @@ impl<T: Mutate> Mutate for Option<T> {
 impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
     fn generate(cx: &mut Context) -> Self {
         if cx.rng().bool() {
-            Ok(generate_payload(cx))
+            Ok(generate_child(cx))
         } else {
-            Err(generate_payload(cx))
+            Err(generate_child(cx))
         }
     }
 
@@ -193,8 +187,8 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
             Some(Family::Grow) => {
                 cx.record(Operator::ConstructorGrow);
                 *self = match self {
-                    Ok(_) => Err(generate_payload(cx)),
-                    Err(_) => Ok(generate_payload(cx)),
+                    Ok(_) => Err(generate_child(cx)),
+                    Err(_) => Ok(generate_child(cx)),
                 };
             }
             Some(Family::Recursive) => {

@@ -38,10 +38,7 @@ pub(super) fn can_descend<T>(cx: &Context) -> bool {
 
 /// Mutates `value` one level deeper, with one unit of the size budget spent on the container.
 pub(super) fn mutate_child<T: Mutate>(value: &mut T, cx: &mut Context) {
-    // `Context::descend` without its closure (one instantiation fewer per element type).
-    let saved_size = cx.enter(cx.size().saturating_sub(1));
-    value.mutate(cx);
-    cx.leave(saved_size);
+    crate::__private::mutate_field(value, cx, T::mutate);
 }
 
 /// Generates a `T` one level deeper for insertion into a container.
