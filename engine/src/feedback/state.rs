@@ -92,6 +92,8 @@ impl Feedback {
             sources.coverage = false;
         }
         let counters = if sources.coverage {
+            // A new search: the comparison constants matched so far guide it again.
+            coverage::forget_matched_constants();
             coverage::counters_len()
         } else {
             0
