@@ -32,6 +32,11 @@
 //!   execution count: the panic hook prints how many there were (`typefuzz: CmpLog seed runs`).
 //! - Within a chain, libFuzzer mutates the input it just ran, whose comparisons are in the
 //!   table: one typed mutation in [`CMPLOG_ONE_IN`] substitutes from them.
+//! - An input libFuzzer just added to its corpus (seen as a chain that ended before
+//!   `-mutate_depth` executions) is kept, with its candidates, in a small queue of fresh
+//!   inputs; one mutation call in 4 serves the newest one's next candidate, whatever input
+//!   libFuzzer passed, so that each stage of a nested condition is tried as soon as it is
+//!   reached rather than when libFuzzer picks that input again (`fresh.rs`).
 //!
 //! To turn it on for a fuzz crate, give the crate a `build.rs` that, under cargo-fuzz
 //! (`--cfg fuzzing`) on Linux, sets `--cfg typefuzz_cmplog`, under which `fuzz_target!` defines
@@ -313,24 +318,20 @@ impl Substitutions {
             return false;
         }
         let hash = hash_of(bytes);
-        if self.seeds.is_empty() {
-            self.seeds.resize_with(SEED_SLOTS, || None);
-        }
-        let slot = &mut self.seeds[(hash % SEED_SLOTS as u64) as usize];
-        if !matches!(slot, Some(seed) if seed.hash == hash) {
+        if !matches!(self.seed_slot(hash), Some(seed) if seed.hash == hash) {
             run(mutant.clone(), bytes);
             SEED_RUNS.fetch_add(1, Relaxed);
             let found = match last_log(&mut self.pairs, usize::MAX) {
                 Some(log) => candidates(mutant, &log),
                 None => Vec::new(),
             };
-            *slot = Some(SeedCandidates {
+            *self.seed_slot(hash) = Some(SeedCandidates {
                 hash,
                 candidates: found,
                 tried: 0,
             });
         }
-        let Some(seed) = slot else {
+        let Some(seed) = self.seed_slot(hash) else {
             unreachable!("the slot was filled above")
         };
         let len = seed.candidates.len();
@@ -343,6 +344,41 @@ impl Substitutions {
             return false;
         };
         apply(mutant, &seed.candidates[index], cx)
+    }
+
+    /// The slot of the seed table for an input whose bytes hash to `hash`.
+    fn seed_slot(&mut self, hash: u64) -> &mut Option<SeedCandidates> {
+        if self.seeds.is_empty() {
+            self.seeds.resize_with(SEED_SLOTS, || None);
+        }
+        &mut self.seeds[(hash % SEED_SLOTS as u64) as usize]
+    }
+
+    /// The candidates the last property call's comparisons offer `value` (the input that call
+    /// ran on), most recent comparison first; `None` when the substitutions are off or the
+    /// call logged nothing.
+    pub(crate) fn last_run_candidates<T: Mutate>(
+        &mut self,
+        value: &mut T,
+    ) -> Option<Vec<Candidate>> {
+        if !enabled() {
+            return None;
+        }
+        let log = last_log(&mut self.pairs, usize::MAX)?;
+        Some(candidates(value, &log))
+    }
+
+    /// Enters the corpus input `bytes` in the seed table with `candidates`, all tried (the
+    /// fresh-input queue tries them, see [`fresh`](crate::fresh)): libFuzzer starting a chain
+    /// from it later then needs no run to log its comparisons.
+    pub(crate) fn remember_seed(&mut self, bytes: &[u8], candidates: Vec<Candidate>) {
+        let hash = hash_of(bytes);
+        let tried = candidates.len();
+        *self.seed_slot(hash) = Some(SeedCandidates {
+            hash,
+            candidates,
+            tried,
+        });
     }
 
     /// One call in [`CMPLOG_ONE_IN`]: writes the other operand of one of the last property
@@ -511,9 +547,25 @@ pub fn record_switch(value: u64, cases: *const u64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use typefuzz_engine::feedback::cmplog::Replacement;
+
+    /// Runs `f` with the table to itself and the substitutions on, as in a target linked with
+    /// the wrapped hooks.
+    pub(crate) fn with_cmplog_on(f: impl FnOnce()) {
+        let _turn = turn();
+        STATUS_FOR_TESTS.with(|status| status.set(true));
+        f();
+        STATUS_FOR_TESTS.with(|status| status.set(false));
+    }
+
+    /// Logs what `f` records as one property call's comparisons.
+    pub(crate) fn logged_run(f: impl FnOnce()) {
+        begin_execution();
+        f();
+        end_execution();
+    }
 
     /// The table is global: the tests that fill it take turns.
     static TABLE: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -648,33 +700,35 @@ mod tests {
 
     #[test]
     fn a_seed_runs_once_then_tries_its_candidates_in_turn() {
-        let _turn = turn();
-        STATUS_FOR_TESTS.with(|status| status.set(true));
-        let mut substitutions = Substitutions::new();
-        let mut cx = Context::new(5);
-        let mut runs = 0;
-        // The "property" compares the `u8` field with 30, then with 40.
-        let mut run = |value: (u16, u8), _: &[u8]| {
-            runs += 1;
-            begin_execution();
-            record(u64::from(value.1), 30, 1);
-            record(u64::from(value.1), 40, 1);
-            end_execution();
-        };
-        let mut mutants = Vec::new();
-        for _ in 0..6 {
-            let mut mutant = (5u16, 7u8);
-            if substitutions.mutate_seed(b"seed", &mut mutant, &mut cx, &mut run) {
-                mutants.push(mutant);
+        with_cmplog_on(|| {
+            let mut substitutions = Substitutions::new();
+            let mut cx = Context::new(5);
+            let mut runs = 0;
+            // The "property" compares the `u8` field with 30, then with 40.
+            let mut run = |value: (u16, u8), _: &[u8]| {
+                runs += 1;
+                logged_run(|| {
+                    record(u64::from(value.1), 30, 1);
+                    record(u64::from(value.1), 40, 1);
+                });
+            };
+            let mut mutants = Vec::new();
+            for _ in 0..6 {
+                let mut mutant = (5u16, 7u8);
+                if substitutions.mutate_seed(b"seed", &mut mutant, &mut cx, &mut run) {
+                    mutants.push(mutant);
+                }
             }
-        }
-        STATUS_FOR_TESTS.with(|status| status.set(false));
-        assert_eq!(runs, 1, "one run per seed");
-        // The latest comparison's operand first, then its neighbours, then the earlier one's.
-        assert_eq!(
-            mutants,
-            [(5, 40), (5, 41), (5, 39), (5, 30), (5, 31), (5, 29)]
-        );
+            // A seed the fresh-input queue already knows needs no run.
+            substitutions.remember_seed(b"fresh", Vec::new());
+            substitutions.mutate_seed(b"fresh", &mut (5u16, 7u8), &mut cx, &mut run);
+            assert_eq!(runs, 1, "one run per seed");
+            // The latest comparison's operand first, then its neighbours, then the earlier one's.
+            assert_eq!(
+                mutants,
+                [(5, 40), (5, 41), (5, 39), (5, 30), (5, 31), (5, 29)]
+            );
+        });
     }
 
     #[test]

@@ -153,6 +153,7 @@
 mod cache;
 pub mod cmplog;
 mod crossover;
+mod fresh;
 mod mutator;
 mod target;
 
