@@ -167,7 +167,7 @@ pub use target::{initialize, run, test_input};
 /// What the expansion of [`fuzz_target!`] calls. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::cmplog::{fuzzing, record, record_switch, recording};
+    pub use crate::cmplog::{end_execution, fuzzing, record, record_switch, recording};
     pub use libfuzzer_sys;
 
     /// The per-thread [`InputCache`](crate::InputCache) `fuzz_target!` declares.
@@ -319,17 +319,28 @@ pub mod __private {
 #[macro_export]
 macro_rules! fuzz_target {
     (init: $init:expr, |$input:ident : $ty:ty| -> $returns:ty $body:block) => {
-        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| -> $returns $body);
+        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| -> $returns {
+            $crate::fuzz_target!(@body $returns, $body)
+        });
     };
     (init: $init:expr, |$input:ident : $ty:ty| $body:expr) => {
-        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| $body);
+        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| $crate::fuzz_target!(@body _, $body));
     };
     (|$input:ident : $ty:ty| -> $returns:ty $body:block) => {
-        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| -> $returns $body);
+        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| -> $returns {
+            $crate::fuzz_target!(@body $returns, $body)
+        });
     };
     (|$input:ident : $ty:ty| $body:expr) => {
-        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| $body);
+        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| $crate::fuzz_target!(@body _, $body));
     };
+    // The body, then the end of the execution for typed CmpLog, before the closure drops the
+    // input (see `cmplog::end_execution`).
+    (@body $returns:ty, $body:expr) => {{
+        let returned: $returns = $body;
+        $crate::__private::end_execution();
+        returned
+    }};
     (@expand $init:expr, $ty:ty, $property:expr) => {
         const _: () = {
             // Typed CmpLog: set with the link arguments by the fuzz crate's build script.
