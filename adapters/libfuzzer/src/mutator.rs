@@ -150,10 +150,10 @@ impl<T: Mutate> InputCache<T> {
     ) -> bool {
         // CmpLog: now and then the next candidate of an input libFuzzer just added, in place
         // of a mutation of `bytes`.
-        if let Some(served) = self.fresh.serve(&mut self.spare, cx) {
+        if let Some((served, max_len)) = self.fresh.serve(&mut self.spare, cx) {
             self.encoder.clear();
             served.encode(&mut self.encoder);
-            if self.encoder.as_bytes().len() <= max_size {
+            if self.encoder.as_bytes().len() <= max_size.min(max_len) {
                 self.remember_last(served);
                 return true;
             }
