@@ -17,10 +17,10 @@
 //! They store into the table at a slot computed by masks and shifts only.
 //!
 //! What reaches the mutator: [`fuzz_target!`](crate::fuzz_target) empties the table right before
-//! the property runs and notes how far it got when the property returns (so the input's
-//! comparisons, and those of dropping the input). Words compared with zero are left out: they
-//! are the null and capacity checks of that drop, and would otherwise be the most recent
-//! comparisons. The mutator then substitutes, as the engine's
+//! the property runs and notes how far it got when the body returns, before the closure drops
+//! the input (whose capacity checks would otherwise be the most recent comparisons). Words
+//! compared with zero are left out too: null and capacity checks of values the body itself
+//! drops, and zero is a value mutation reaches anyway. The mutator then substitutes, as the engine's
 //! [`cmplog`](typefuzz_engine::feedback::cmplog) does, the other operand of a logged comparison
 //! into a leaf holding one operand (an enum's variant, an integer field, a vector's length):
 //! - libFuzzer starts each chain of `-mutate_depth` mutations from a corpus input. The first

@@ -115,7 +115,13 @@
 //!   `profile-rustflags` feature, `#[coverage(off)]` is nightly and concerns
 //!   `-Cinstrument-coverage` rather than SanitizerCoverage, and LLVM's
 //!   `-fsanitize-coverage-ignorelist` is a clang driver option, not an LLVM one (rustc 1.95
-//!   rejects `-Cllvm-args=-sanitizer-coverage-ignorelist=...` as an unknown argument).
+//!   rejects `-Cllvm-args=-sanitizer-coverage-ignorelist=...` as an unknown argument). Nor does
+//!   nightly's `profile-rustflags` help: cargo puts a package's profile `rustflags` before
+//!   cargo-fuzz's `RUSTFLAGS`, and LLVM combines SanitizerCoverage's options by maximum and
+//!   logical or, so a `-Cllvm-args=-sanitizer-coverage-level=0` for `typefuzz-engine` left its
+//!   instrumentation as it was (measured: the same `__sancov_cntrs` size and comparison-hook
+//!   call sites in `enum_vector`); and the mutator's hot code, generic over the input type, is
+//!   compiled into the fuzz crate anyway.
 //!   `cargo fuzz build --no-trace-compares` removes the hooks everywhere, which also blinds
 //!   `-use_value_profile=1` in your own code: a trade only a target without constant
 //!   comparisons should make.
