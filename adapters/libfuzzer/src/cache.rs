@@ -17,6 +17,7 @@ use typefuzz_engine::codec::{from_bytes, Encoder};
 use typefuzz_engine::Mutate;
 
 use crate::cmplog::Substitutions;
+use crate::fresh::FreshInputs;
 
 /// How many recently decoded inputs are kept, direct-mapped by a hash of their bytes.
 const RECENT_SLOTS: usize = 256;
@@ -71,6 +72,8 @@ pub struct InputCache<T> {
     pub(crate) last_ran: bool,
     /// CmpLog substitutions' reused buffer.
     pub(crate) substitutions: Substitutions,
+    /// Inputs libFuzzer just added to its corpus, with their untried CmpLog candidates.
+    pub(crate) fresh: FreshInputs<T>,
 }
 
 impl<T> InputCache<T> {
@@ -88,6 +91,7 @@ impl<T> InputCache<T> {
             splice: Vec::new(),
             last_ran: false,
             substitutions: Substitutions::new(),
+            fresh: FreshInputs::new(),
         }
     }
 }
@@ -110,6 +114,7 @@ impl<T: Mutate> InputCache<T> {
     /// ```
     pub fn value_of(&mut self, bytes: &[u8]) -> T {
         self.last_ran = true;
+        self.fresh.ran();
         match &mut self.last {
             Some(last) if last.bytes == bytes => last.value.clone(),
             Some(last) => {
@@ -152,6 +157,18 @@ impl<T: Mutate> InputCache<T> {
                 })
             }
         }
+    }
+
+    /// Called as a mutation or crossover starts from `bytes`: when they are not the input run
+    /// last, libFuzzer started a new chain, and the input run last may have joined its corpus
+    /// (see [`fresh`](crate::fresh)).
+    pub(crate) fn note_chain(&mut self, bytes: &[u8]) {
+        let last = match &self.last {
+            Some(last) if last.bytes == bytes => return,
+            Some(last) if self.last_ran => Some((&last.value, &last.bytes[..])),
+            _ => None,
+        };
+        self.fresh.chain_start(last, &mut self.substitutions);
     }
 
     /// A copy of `original` in the spare value's allocations when there is one.

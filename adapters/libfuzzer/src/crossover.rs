@@ -65,6 +65,7 @@ impl<T: Mutate> InputCache<T> {
     /// }
     /// ```
     pub fn crossover(&mut self, first: &[u8], second: &[u8], out: &mut [u8], seed: u32) -> usize {
+        self.note_chain(first);
         let child = with_context(seed, |cx| self.child(first, second, cx));
         self.encoder.clear();
         child.encode(&mut self.encoder);

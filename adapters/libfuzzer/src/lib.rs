@@ -115,7 +115,13 @@
 //!   `profile-rustflags` feature, `#[coverage(off)]` is nightly and concerns
 //!   `-Cinstrument-coverage` rather than SanitizerCoverage, and LLVM's
 //!   `-fsanitize-coverage-ignorelist` is a clang driver option, not an LLVM one (rustc 1.95
-//!   rejects `-Cllvm-args=-sanitizer-coverage-ignorelist=...` as an unknown argument).
+//!   rejects `-Cllvm-args=-sanitizer-coverage-ignorelist=...` as an unknown argument). Nor does
+//!   nightly's `profile-rustflags` help: cargo puts a package's profile `rustflags` before
+//!   cargo-fuzz's `RUSTFLAGS`, and LLVM combines SanitizerCoverage's options by maximum and
+//!   logical or, so a `-Cllvm-args=-sanitizer-coverage-level=0` for `typefuzz-engine` left its
+//!   instrumentation as it was (measured: the same `__sancov_cntrs` size and comparison-hook
+//!   call sites in `enum_vector`); and the mutator's hot code, generic over the input type, is
+//!   compiled into the fuzz crate anyway.
 //!   `cargo fuzz build --no-trace-compares` removes the hooks everywhere, which also blinds
 //!   `-use_value_profile=1` in your own code: a trade only a target without constant
 //!   comparisons should make.
@@ -153,6 +159,7 @@
 mod cache;
 pub mod cmplog;
 mod crossover;
+mod fresh;
 mod mutator;
 mod target;
 
@@ -166,7 +173,7 @@ pub use target::{initialize, run, test_input};
 /// What the expansion of [`fuzz_target!`] calls. Not public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::cmplog::{fuzzing, record, record_switch, recording};
+    pub use crate::cmplog::{end_execution, fuzzing, record, record_switch, recording};
     pub use libfuzzer_sys;
 
     /// The per-thread [`InputCache`](crate::InputCache) `fuzz_target!` declares.
@@ -318,17 +325,28 @@ pub mod __private {
 #[macro_export]
 macro_rules! fuzz_target {
     (init: $init:expr, |$input:ident : $ty:ty| -> $returns:ty $body:block) => {
-        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| -> $returns $body);
+        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| -> $returns {
+            $crate::fuzz_target!(@body $returns, $body)
+        });
     };
     (init: $init:expr, |$input:ident : $ty:ty| $body:expr) => {
-        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| $body);
+        $crate::fuzz_target!(@expand $init, $ty, |$input: $ty| $crate::fuzz_target!(@body _, $body));
     };
     (|$input:ident : $ty:ty| -> $returns:ty $body:block) => {
-        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| -> $returns $body);
+        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| -> $returns {
+            $crate::fuzz_target!(@body $returns, $body)
+        });
     };
     (|$input:ident : $ty:ty| $body:expr) => {
-        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| $body);
+        $crate::fuzz_target!(@expand (), $ty, |$input: $ty| $crate::fuzz_target!(@body _, $body));
     };
+    // The body, then the end of the execution for typed CmpLog, before the closure drops the
+    // input (see `cmplog::end_execution`).
+    (@body $returns:ty, $body:expr) => {{
+        let returned: $returns = $body;
+        $crate::__private::end_execution();
+        returned
+    }};
     (@expand $init:expr, $ty:ty, $property:expr) => {
         const _: () = {
             // Typed CmpLog: set with the link arguments by the fuzz crate's build script.

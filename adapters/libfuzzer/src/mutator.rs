@@ -126,6 +126,7 @@ impl<T: Mutate> InputCache<T> {
     ) -> usize {
         let size = size.min(data.len());
         let max_size = max_size.min(data.len());
+        self.note_chain(&data[..size]);
         let typed = with_context(seed, |cx| {
             !cx.chance(1, BYTE_MUTATION_ONE_IN)
                 && self.write_mutant(&data[..size], max_size, cx, run)
@@ -147,6 +148,17 @@ impl<T: Mutate> InputCache<T> {
         cx: &mut Context,
         mut run: Option<SeedRun<'_, T>>,
     ) -> bool {
+        // CmpLog: now and then the next candidate of an input libFuzzer just added, in place
+        // of a mutation of `bytes`.
+        if let Some((served, max_len)) = self.fresh.serve(&mut self.spare, cx) {
+            self.encoder.clear();
+            served.encode(&mut self.encoder);
+            if self.encoder.as_bytes().len() <= max_size.min(max_len) {
+                self.remember_last(served);
+                return true;
+            }
+            self.spare = Some(served);
+        }
         // The comparison table describes `bytes` when they are the input the property ran last.
         let ran = self.last_ran && self.last.as_ref().is_some_and(|last| last.bytes == bytes);
         let original = lookup(&self.last, &mut self.recent, bytes);

@@ -58,8 +58,9 @@ pub(crate) fn run_value<T: Mutate, R: IntoOutcome>(
     cmplog::begin_execution();
     let verdict = run_once(|| {
         let returned = property(value);
-        // Right as the property returns: what runs after it is not the input's doing.
-        cmplog::end_execution();
+        // Right as the property returns, if the body did not say so itself (see
+        // `cmplog::end_execution`): what runs after it is not the input's doing.
+        cmplog::end_execution_unless_ended();
         returned
     });
     if !matches!(verdict, Verdict::Pass) {
