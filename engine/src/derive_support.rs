@@ -377,7 +377,9 @@ pub fn dispose<T: Mutate>(value: T) {
         return;
     }
     let mut cx = Context::new(0);
-    let mut pending = vec![value];
+    // Not `vec![value]`: its boxed-slice path would be compiled once more per type.
+    let mut pending = Vec::new();
+    pending.push(value);
     while let Some(mut node) = pending.pop() {
         node.visit_subterms_mut(&mut |subterm| pending.push(take(subterm, &mut cx)));
     }
