@@ -289,6 +289,7 @@ fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
 
 /// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
 /// code would be compiled once per element type).
+#[allow(clippy::needless_range_loop)] // `enumerate` would be one more iterator per element type
 fn clone_without<T: Clone>(items: &[T], removed: core::ops::Range<usize>) -> Vec<T> {
     let mut out = Vec::with_capacity(items.len() - removed.len());
     for index in 0..items.len() {
