@@ -136,13 +136,46 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn nested(&mut self, f: impl FnOnce(&mut Self)) {
+        if self.enter_nested() {
+            f(self);
+            self.leave_nested();
+        }
+    }
+
+    /// [`nested`](Self::nested) without a closure, for derived encoders (one closure and one
+    /// `nested` instantiation fewer per type): `true` when the value is to be encoded, one
+    /// level deeper, followed by [`leave_nested`](Self::leave_nested); `false` past
+    /// [`Decoder::MAX_DEPTH`], after writing the placeholder byte.
+    ///
+    /// ```
+    /// use typefuzz::codec::EncodeInto;
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// if out.enter_nested() {
+    ///     5u8.encode_into(&mut out);
+    ///     out.leave_nested();
+    /// }
+    /// assert_eq!(out.as_bytes(), &[5]);
+    /// ```
+    #[inline]
+    pub fn enter_nested(&mut self) -> bool {
         if self.depth >= Decoder::MAX_DEPTH {
             self.bytes.push(0);
             self.truncated = true;
-            return;
+            return false;
         }
         self.depth += 1;
-        f(self);
+        true
+    }
+
+    /// Leaves the level [`enter_nested`](Self::enter_nested) entered.
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// assert!(out.enter_nested());
+    /// out.leave_nested();
+    /// ```
+    #[inline]
+    pub fn leave_nested(&mut self) {
         self.depth -= 1;
     }
 
@@ -348,14 +381,47 @@ impl<'a> Decoder<'a> {
     /// ```
     #[inline]
     pub fn nested<T: Mutate>(&mut self, decode: impl FnOnce(&mut Self) -> T) -> T {
-        if self.depth >= Self::MAX_DEPTH {
-            self.read_byte(); // the encoder's placeholder
+        if !self.enter_nested() {
             return smallest();
         }
-        self.depth += 1;
         let value = decode(self);
-        self.depth -= 1;
+        self.leave_nested();
         value
+    }
+
+    /// [`nested`](Self::nested) without a closure, for derived decoders (one closure and one
+    /// `nested` instantiation fewer per type): `true` when the value is to be decoded, one
+    /// level deeper, followed by [`leave_nested`](Self::leave_nested); `false` past
+    /// [`Decoder::MAX_DEPTH`], after skipping the encoder's placeholder byte (the value is then
+    /// the smallest one, [`smallest`]).
+    ///
+    /// ```
+    /// use typefuzz::Mutate;
+    /// let mut input = typefuzz::codec::Decoder::new(&[4]);
+    /// assert!(input.enter_nested());
+    /// assert_eq!(u8::decode(&mut input), 4);
+    /// input.leave_nested();
+    /// ```
+    #[inline]
+    pub fn enter_nested(&mut self) -> bool {
+        if self.depth >= Self::MAX_DEPTH {
+            self.read_byte(); // the encoder's placeholder
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Leaves the level [`enter_nested`](Self::enter_nested) entered.
+    ///
+    /// ```
+    /// let mut input = typefuzz::codec::Decoder::new(&[]);
+    /// assert!(input.enter_nested());
+    /// input.leave_nested();
+    /// ```
+    #[inline]
+    pub fn leave_nested(&mut self) {
+        self.depth -= 1;
     }
 
     /// Whether the decoder is at its nesting bound (derived decoders check this first).
@@ -370,6 +436,10 @@ impl<'a> Decoder<'a> {
 }
 
 /// The value generated at size 0 from a fixed seed: what decoding produces past its depth bound.
-fn smallest<T: Mutate>() -> T {
+///
+/// ```
+/// assert_eq!(typefuzz::codec::smallest::<Option<u8>>(), None);
+/// ```
+pub fn smallest<T: Mutate>() -> T {
     Context::new(0).generate_sized(0)
 }

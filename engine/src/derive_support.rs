@@ -296,27 +296,88 @@ pub fn distinct(cx: &mut Context, available: usize, count: usize) -> [usize; 32]
     pool
 }
 
+/// What [`walk`] counts: the nodes it may still visit, and whether it reached a node at the
+/// depth where it stops descending.
+struct Walk {
+    /// Nodes the walk may still visit.
+    left: usize,
+    /// Whether a node at the bottom depth was reached.
+    bottom: bool,
+    /// Stop as soon as `bottom` is set.
+    stop_at_bottom: bool,
+}
+
+/// Visits `value` and its same-type descendants (through [`Mutate::visit_subterms`]) depth-first
+/// in preorder, at most `levels` levels below `value`, while `state.left > 0`. The read-only
+/// subterm walk of [`deeper_than`] and [`count_nodes`]: a recursive type compiles one visitor
+/// closure for both.
+fn walk<T: Mutate>(value: &T, levels: usize, state: &mut Walk) {
+    state.left -= 1;
+    if levels == 0 {
+        state.bottom = true;
+        return;
+    }
+    value.visit_subterms(&mut |subterm| {
+        if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
+            walk(subterm, levels - 1, state);
+        }
+    });
+}
+
 /// Counts the subterms of `value` visited by [`Mutate::visit_subterms`].
+///
+/// ```
+/// use typefuzz::{Mutate, __private::count_subterms};
+/// #[derive(Clone, Debug, Mutate)]
+/// enum Tree { Leaf, Node(Box<Tree>, Box<Tree>) }
+/// let tree = Tree::Node(Box::new(Tree::Leaf), Box::new(Tree::Node(Box::new(Tree::Leaf), Box::new(Tree::Leaf))));
+/// assert_eq!(count_subterms(&tree), 2);
+/// ```
 pub fn count_subterms<T: Mutate>(value: &T) -> usize {
+    // Its own closure rather than `walk`: every derived mutation counts the subterms, and a
+    // call per subterm would cost time there.
     let mut count = 0;
     value.visit_subterms(&mut |_| count += 1);
     count
 }
 
-/// Moves subterm number `index` out of `value` (leaving a size-0 placeholder in its place).
-pub fn take_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) -> Option<T> {
+/// Replaces subterm number `index` of `value` (in [`Mutate::visit_subterms_mut`] order) by
+/// `replacement` and returns the subterm it replaced; `None` (dropping `replacement`) when there
+/// is no such subterm. The one mutable subterm walk of [`take_subterm`], [`dispose`] and
+/// [`wrap`]: a recursive type compiles one visitor closure for the three.
+///
+/// ```
+/// use typefuzz::{Mutate, __private::replace_subterm};
+/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// enum List { Nil, Cons(u8, Box<List>) }
+/// let mut list = List::Cons(1, Box::new(List::Nil));
+/// let old = replace_subterm(&mut list, 0, List::Cons(2, Box::new(List::Nil)));
+/// assert_eq!(old, Some(List::Nil));
+/// assert_eq!(list, List::Cons(1, Box::new(List::Cons(2, Box::new(List::Nil)))));
+/// assert_eq!(replace_subterm(&mut List::Nil, 0, List::Nil), None);
+/// ```
+pub fn replace_subterm<T: Mutate>(value: &mut T, index: usize, replacement: T) -> Option<T> {
     let mut remaining = index;
-    let mut taken = None;
+    let mut replacement = Some(replacement);
+    let mut replaced = None;
     value.visit_subterms_mut(&mut |subterm| {
-        if taken.is_none() {
-            if remaining == 0 {
-                taken = Some(take(subterm, cx));
-            } else {
-                remaining -= 1;
-            }
+        if remaining > 0 {
+            remaining -= 1;
+        } else if let Some(new) = replacement.take() {
+            replaced = Some(core::mem::replace(subterm, new));
         }
     });
-    taken
+    replaced
+}
+
+/// Moves subterm number `index` out of `value` (leaving a size-0 placeholder in its place).
+pub fn take_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) -> Option<T> {
+    if index >= count_subterms(value) {
+        return None;
+    }
+    // The placeholder `take` would generate at the subterm: the same draws.
+    let placeholder = cx.generate_sized(0);
+    replace_subterm(value, index, placeholder)
 }
 
 /// Most descendants [`clone_descendants`] offers as shrink candidates.
@@ -343,14 +404,14 @@ pub const MAX_SHRINK_DESCENDANT_DEPTH: usize = 32;
 /// builds when it offered 256 descendants per step).
 pub fn clone_descendants<T: Mutate>(value: &T, out: &mut Vec<T>) {
     let first = out.len();
-    value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
+    clone_subterms(value, out);
     if deeper_than(value, MAX_SHRINK_DESCENDANT_DEPTH) {
         return;
     }
     let mut next = first;
     let mut found = Vec::new();
     while next < out.len() && out.len() - first < MAX_SHRINK_DESCENDANTS {
-        out[next].visit_subterms(&mut |subterm| found.push(subterm.clone()));
+        clone_subterms(&out[next], &mut found);
         let room = MAX_SHRINK_DESCENDANTS - (out.len() - first);
         found.truncate(room);
         out.append(&mut found);
@@ -358,15 +419,22 @@ pub fn clone_descendants<T: Mutate>(value: &T, out: &mut Vec<T>) {
     }
 }
 
+/// Pushes a clone of each subterm of `value` onto `out` (one visitor closure per type for both
+/// of [`clone_descendants`]' walks).
+fn clone_subterms<T: Mutate>(value: &T, out: &mut Vec<T>) {
+    value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
+}
+
 /// Is `value` nested more than `limit` levels deep through its own subterms? Recursion is
 /// bounded by `limit`, so this is safe on values of any depth.
 pub fn deeper_than<T: Mutate>(value: &T, limit: usize) -> bool {
-    if limit == 0 {
-        return true;
-    }
-    let mut deeper = false;
-    value.visit_subterms(&mut |subterm| deeper = deeper || deeper_than(subterm, limit - 1));
-    deeper
+    let mut state = Walk {
+        left: usize::MAX,
+        bottom: false,
+        stop_at_bottom: true,
+    };
+    walk(value, limit, &mut state);
+    state.bottom
 }
 
 /// Drops `value` without deep recursion when it is deeper than [`MAX_MUTATION_DEPTH`]: subterms
@@ -377,9 +445,17 @@ pub fn dispose<T: Mutate>(value: T) {
         return;
     }
     let mut cx = Context::new(0);
-    let mut pending = vec![value];
+    // Not `vec![value]`: its boxed-slice path would be compiled once more per type.
+    let mut pending = Vec::new();
+    pending.push(value);
     while let Some(mut node) = pending.pop() {
-        node.visit_subterms_mut(&mut |subterm| pending.push(take(subterm, &mut cx)));
+        for index in 0..count_subterms(&node) {
+            // What `take` does at each subterm, through the shared walk.
+            let placeholder = cx.generate_sized(0);
+            if let Some(subterm) = replace_subterm(&mut node, index, placeholder) {
+                pending.push(subterm);
+            }
+        }
     }
 }
 
@@ -411,21 +487,16 @@ pub fn regenerate_size(cx: &mut Context) -> usize {
 /// assert_eq!(count_nodes(&list, 2), 2);
 /// ```
 pub fn count_nodes<T: Mutate>(value: &T, limit: usize) -> usize {
-    fn walk<T: Mutate>(value: &T, count: &mut usize, limit: usize) {
-        *count += 1;
-        if *count < limit {
-            value.visit_subterms(&mut |subterm| {
-                if *count < limit {
-                    walk(subterm, count, limit);
-                }
-            });
-        }
+    if limit == 0 {
+        return 0;
     }
-    let mut count = 0;
-    if limit > 0 {
-        walk(value, &mut count, limit);
-    }
-    count
+    let mut state = Walk {
+        left: limit,
+        bottom: false,
+        stop_at_bottom: false,
+    };
+    walk(value, usize::MAX, &mut state);
+    limit - state.left
 }
 
 /// Fresh values [`wrap`] draws, at most, looking for one with a same-type field.
@@ -472,16 +543,10 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
             continue;
         }
         let slot = cx.below(slots);
-        let mut inner = Some(take(value, cx));
-        let mut index = 0;
-        fresh.visit_subterms_mut(&mut |subterm| {
-            if index == slot {
-                if let Some(inner) = inner.take() {
-                    dispose(core::mem::replace(subterm, inner));
-                }
-            }
-            index += 1;
-        });
+        let inner = take(value, cx);
+        if let Some(replaced) = replace_subterm(&mut fresh, slot, inner) {
+            dispose(replaced);
+        }
         dispose(core::mem::replace(value, fresh));
         return true;
     }

@@ -162,29 +162,52 @@ impl Fingerprint {
     /// # let _ = f.finish();
     /// ```
     pub fn nominal<T: ?Sized>(&mut self, name: &str, describe: impl FnOnce(&mut Self)) {
-        let mut describe = Some(describe);
-        self.nominal_key(core::any::type_name::<T>(), name, &mut |f| {
-            if let Some(describe) = describe.take() {
-                describe(f);
-            }
-        });
+        if self.enter_nominal(core::any::type_name::<T>(), name) {
+            describe(self);
+            self.leave_nominal();
+        }
     }
 
-    /// [`nominal`](Self::nominal) for the type named `key`: not generic, so every derived type
-    /// shares one copy of it (only the small wrapper above is compiled per type).
-    fn nominal_key(&mut self, key: &'static str, name: &str, describe: &mut dyn FnMut(&mut Self)) {
+    /// [`nominal`](Self::nominal) without a closure, for derived fingerprints (one closure and
+    /// one `nominal` instantiation fewer per type): for the type whose `core::any::type_name`
+    /// is `key`, adds `name` and returns `true` when the type is to be described, followed by
+    /// [`leave_nominal`](Self::leave_nominal); adds only the back-reference (or the cut-off)
+    /// and returns `false` when it is being described further out (or nested too deep).
+    ///
+    /// ```
+    /// use typefuzz::fingerprint::Fingerprint;
+    /// let mut f = Fingerprint::new();
+    /// assert!(f.enter_nominal("my::Type", "Type"));
+    /// assert!(!f.enter_nominal("my::Type", "Type")); // inside itself: a back-reference
+    /// f.leave_nominal();
+    /// # let _ = f.finish();
+    /// ```
+    pub fn enter_nominal(&mut self, key: &'static str, name: &str) -> bool {
         if let Some(position) = self.open.iter().rposition(|&open| open == key) {
             self.name("<recursion>");
             self.write_usize(self.open.len() - position);
-            return;
+            return false;
         }
         if self.open.len() >= MAX_NESTING {
             self.name("<deep>");
-            return;
+            return false;
         }
         self.name(name);
         self.open.push(key);
-        describe(self);
+        true
+    }
+
+    /// Ends the description [`enter_nominal`](Self::enter_nominal) began.
+    ///
+    /// ```
+    /// let mut f = typefuzz::fingerprint::Fingerprint::new();
+    /// if f.enter_nominal("my::Unit", "Unit") {
+    ///     f.name("struct");
+    ///     f.leave_nominal();
+    /// }
+    /// # let _ = f.finish();
+    /// ```
+    pub fn leave_nominal(&mut self) {
         self.open.pop();
     }
 

@@ -1,6 +1,6 @@
 //! What generated code and the exported macros call. Not public API: no stability promise.
 
-pub use crate::codec::{Decoder, Encoder};
+pub use crate::codec::{smallest, Decoder, Encoder};
 pub use crate::fingerprint::Fingerprint;
 pub use crate::{Context, Mutate, Operator, Operators};
 pub use core;

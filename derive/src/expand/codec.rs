@@ -1,6 +1,7 @@
 //! `Mutate::encode` / `Mutate::decode`: a variant tag (enums with more than one variant), then
 //! the active fields in order. Skipped fields are not encoded and decode as `Default`. Both
-//! sides go through `nested`, so they agree on where the depth bound cuts the value off.
+//! sides enter a nesting level (`enter_nested`, what `nested` does without its closure), so
+//! they agree on where the depth bound cuts the value off.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -32,7 +33,10 @@ pub fn expand_encode(container: &Container) -> TokenStream {
             quote!(#pattern => { #tag #(#fields)* })
         });
     quote! {
-        __out.nested(|__out| match self { #(#arms)* })
+        if __out.enter_nested() {
+            match self { #(#arms)* }
+            __out.leave_nested();
+        }
     }
 }
 
@@ -70,6 +74,11 @@ pub fn expand_decode(container: &Container) -> TokenStream {
         quote!(0usize)
     };
     quote! {
-        __input.nested(|__input| match #tag { #(#arms)* })
+        if !__input.enter_nested() {
+            return ::typefuzz::__private::smallest();
+        }
+        let __value = match #tag { #(#arms)* };
+        __input.leave_nested();
+        __value
     }
 }

@@ -2,7 +2,8 @@
 //! names and types, in declaration order — everything the codec's meaning depends on (it writes
 //! variant indices and fields in order), so reordering or renaming variants or fields, or
 //! changing a field's type, changes the fingerprint. Skipped fields are not encoded, so they
-//! are not part of it. `nominal` ends the description where the type occurs inside itself.
+//! are not part of it. `enter_nominal` (`nominal` without its closure) ends the description where
+//! the type occurs inside itself.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -36,9 +37,10 @@ pub fn expand(container: &Container) -> TokenStream {
     });
     let kind = if container.is_enum { "enum" } else { "struct" };
     quote! {
-        __fingerprint.nominal::<Self>(#name, |__fingerprint| {
+        if __fingerprint.enter_nominal(::core::any::type_name::<Self>(), #name) {
             __fingerprint.name(#kind);
             #(#variants)*
-        })
+            __fingerprint.leave_nominal();
+        }
     }
 }

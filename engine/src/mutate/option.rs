@@ -10,6 +10,7 @@
 //! `None < Some(x)`, and `Some(x) < Some(y)` when `x < y`; `Ok(_) < Err(_)`, then by payload.
 //! Both are well-founded when the payloads' orders are.
 
+use super::pointer::{shrink_wrapped, wrap_each};
 use super::vec::{can_descend, generate_child, mutate_child};
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::cmplog::Leaves;
@@ -95,8 +96,10 @@ impl<T: Mutate> Mutate for Option<T> {
         match self {
             None => Vec::new(),
             Some(payload) => {
-                let mut out = vec![None];
-                out.extend(payload.shrink(cx).into_iter().map(Some));
+                // `vec![None]` would instantiate the macro's boxed-slice path per payload type.
+                let mut out = Vec::new();
+                out.push(None);
+                wrap_each(&mut out, payload.shrink(cx), Some);
                 out
             }
         }
@@ -204,12 +207,13 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         match self {
-            Ok(payload) => payload.shrink(cx).into_iter().map(Ok).collect(),
+            Ok(payload) => shrink_wrapped(payload, cx, Ok),
             Err(payload) => {
                 // Decoding no bytes gives the all-zero value (0, empty, `None`, `false`): the
                 // simplest `Ok` there is without a shrink order on `T` to search.
-                let mut out = vec![Ok(crate::codec::from_bytes(&[]))];
-                out.extend(payload.shrink(cx).into_iter().map(Err));
+                let mut out = Vec::new();
+                out.push(Ok(crate::codec::from_bytes(&[])));
+                wrap_each(&mut out, payload.shrink(cx), Err);
                 out
             }
         }

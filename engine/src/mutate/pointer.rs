@@ -12,6 +12,28 @@ use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
+/// Appends each of `candidates` to `out`, wrapped by `wrap` (`Box::new`, `Some`, ...): shrink
+/// candidates of a payload as candidates of the value around it. One loop instead of
+/// `into_iter().map(wrap).collect()`, whose iterator adapters and in-place collection would be
+/// compiled once per payload type.
+pub(super) fn wrap_each<T, P>(out: &mut Vec<P>, candidates: Vec<T>, wrap: fn(T) -> P) {
+    out.reserve(candidates.len());
+    for candidate in candidates {
+        out.push(wrap(candidate));
+    }
+}
+
+/// The shrink candidates of `payload`, each wrapped by `wrap`.
+pub(super) fn shrink_wrapped<T: Mutate, P>(
+    payload: &T,
+    cx: &mut Context,
+    wrap: fn(T) -> P,
+) -> Vec<P> {
+    let mut out = Vec::new();
+    wrap_each(&mut out, payload.shrink(cx), wrap);
+    out
+}
+
 /// Delegates every operation to the boxed value.
 ///
 /// ```
@@ -32,7 +54,7 @@ impl<T: Mutate> Mutate for Box<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        (**self).shrink(cx).into_iter().map(Box::new).collect()
+        shrink_wrapped(&**self, cx, Box::new)
     }
 
     fn encode(&self, out: &mut Encoder) {
@@ -80,7 +102,7 @@ impl<T: Mutate> Mutate for Rc<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        (**self).shrink(cx).into_iter().map(Rc::new).collect()
+        shrink_wrapped(&**self, cx, Rc::new)
     }
 
     fn encode(&self, out: &mut Encoder) {
@@ -122,7 +144,7 @@ impl<T: Mutate> Mutate for Arc<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        (**self).shrink(cx).into_iter().map(Arc::new).collect()
+        shrink_wrapped(&**self, cx, Arc::new)
     }
 
     fn encode(&self, out: &mut Encoder) {

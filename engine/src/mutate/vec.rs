@@ -89,8 +89,9 @@ pub(super) fn resize_length(cx: &mut Context, len: usize) -> usize {
     }
 }
 
-/// The sequence operations the `Vec` and `VecDeque` mutators share.
-trait Sequence<T>: FromIterator<T> {
+/// The sequence operations the `Vec` and `VecDeque` mutators share: the few per-element-type
+/// steps a [`SequenceEdit`] needs, so that everything else is compiled once.
+trait Sequence<T> {
     fn length(&self) -> usize;
     fn at(&self, index: usize) -> &T;
     fn at_mut(&mut self, index: usize) -> &mut T;
@@ -110,11 +111,21 @@ impl<T> Sequence<T> for Vec<T> {
     fn at_mut(&mut self, index: usize) -> &mut T {
         &mut self[index]
     }
+    // Insertion and removal by `push`, `swap` and `truncate`, which every element type
+    // instantiates anyway, rather than `insert` and `drain` (whose shifting, iterator and drop
+    // guard would be compiled once more per element type): the same result, in O(len) moves,
+    // as theirs.
     fn insert_at(&mut self, index: usize, value: T) {
-        self.insert(index, value);
+        self.push(value);
+        for at in (index..self.len() - 1).rev() {
+            self.swap(at, at + 1);
+        }
     }
     fn remove_range(&mut self, start: usize, count: usize) {
-        self.drain(start..start + count);
+        for at in start..self.len() - count {
+            self.swap(at, at + count);
+        }
+        self.truncate(self.len() - count);
     }
     fn swap_at(&mut self, a: usize, b: usize) {
         self.swap(a, b);
@@ -148,25 +159,50 @@ impl<T> Sequence<T> for VecDeque<T> {
     }
 }
 
-fn generate_sequence<T: Mutate, S: Sequence<T>>(cx: &mut Context) -> S {
+/// `len` elements generated at generation's size for each, pushed in order.
+fn generate_elements<T: Mutate>(cx: &mut Context) -> Vec<T> {
     let size = cx.size();
     let len = cx.below(size + 1);
     let child = split_size(size, len);
-    (0..len)
-        .map(|_| crate::__private::generate_field(cx, child, T::generate))
-        .collect()
+    let mut elements = Vec::with_capacity(len);
+    for _ in 0..len {
+        elements.push(crate::__private::generate_field(cx, child, T::generate));
+    }
+    elements
 }
 
-fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
-    let len = seq.length();
+/// One sequence mutation as [`plan_sequence`] chooses it: operation and indices, drawn from the
+/// length alone, so that the choice is compiled once rather than once per element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SequenceEdit {
+    /// Insert a fresh element at `at` (Insert, recorded).
+    Insert { at: usize },
+    /// Insert a copy of element `from` at `at` (Duplicate, recorded).
+    Duplicate { from: usize, at: usize },
+    /// Remove `count` elements from `start` (Remove, recorded).
+    Remove { start: usize, count: usize },
+    /// Swap elements `a` and `b`, or mutate `a` when they are equal (not recorded: which one
+    /// applies depends on the elements).
+    Swap { a: usize, b: usize },
+    /// Truncate to `len` elements (Truncate, recorded).
+    Truncate { len: usize },
+    /// Append fresh elements of size `size` up to `len` elements (Insert, recorded).
+    Grow { len: usize, size: usize },
+    /// Mutate element `index` (Element, recorded).
+    Element { index: usize },
+}
+
+/// Chooses the mutation of a sequence of `len` elements, `elements` telling whether its
+/// elements can be mutated ([`can_descend`]), and records its operator where the choice alone
+/// decides it. The random draws are those the per-type mutator made before this was split out,
+/// in the same order, so seeded runs mutate as they did.
+fn plan_sequence(cx: &mut Context, len: usize, elements: bool) -> SequenceEdit {
     if len == 0 {
         // The only change an empty sequence admits, even at a maximum size of 0.
         cx.record(Operator::Insert);
-        seq.insert_at(0, generate_child(cx));
-        return;
+        return SequenceEdit::Insert { at: 0 };
     }
     let room = len < cx.max_size();
-    let elements = can_descend::<T>(cx);
     let weights = [
         if room { 2 } else { 0 },                 // Insert
         if room { 1 } else { 0 },                 // Duplicate
@@ -178,23 +214,60 @@ fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
     match cx.weighted(&weights) {
         Some(0) => {
             cx.record(Operator::Insert);
-            let at = cx.below(len + 1);
-            seq.insert_at(at, generate_child(cx));
+            SequenceEdit::Insert {
+                at: cx.below(len + 1),
+            }
         }
         Some(1) => {
             cx.record(Operator::Duplicate);
-            let copy = seq.at(cx.below(len)).clone();
+            let from = cx.below(len);
             let at = cx.below(len + 1);
-            seq.insert_at(at, copy);
+            SequenceEdit::Duplicate { from, at }
         }
         Some(2) => {
             cx.record(Operator::Remove);
             let (start, count) = remove_run(cx, len);
-            seq.remove_range(start, count);
+            SequenceEdit::Remove { start, count }
         }
         Some(3) => {
             let a = cx.below(len);
             let b = (a + 1 + cx.below(len - 1)) % len;
+            SequenceEdit::Swap { a, b }
+        }
+        Some(4) => {
+            let target = resize_length(cx, len);
+            if target < len {
+                cx.record(Operator::Truncate);
+                SequenceEdit::Truncate { len: target }
+            } else {
+                // Grown to a generated length: the new elements at generation's size.
+                cx.record(Operator::Insert);
+                SequenceEdit::Grow {
+                    len: target,
+                    size: split_size(cx.size(), target),
+                }
+            }
+        }
+        _ => {
+            cx.record(Operator::Element);
+            SequenceEdit::Element {
+                index: cx.below(len),
+            }
+        }
+    }
+}
+
+/// Applies the mutation [`plan_sequence`] chose: the per-element-type part.
+fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
+    let elements = seq.length() > 0 && can_descend::<T>(cx);
+    match plan_sequence(cx, seq.length(), elements) {
+        SequenceEdit::Insert { at } => seq.insert_at(at, generate_child(cx)),
+        SequenceEdit::Duplicate { from, at } => {
+            let copy = seq.at(from).clone();
+            seq.insert_at(at, copy);
+        }
+        SequenceEdit::Remove { start, count } => seq.remove_range(start, count),
+        SequenceEdit::Swap { a, b } => {
             if same_encoding(seq.at(a), seq.at(b)) {
                 // Swapping equal elements would change nothing: mutate one instead.
                 cx.record(Operator::Element);
@@ -204,48 +277,45 @@ fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
                 seq.swap_at(a, b);
             }
         }
-        Some(4) => {
-            let target = resize_length(cx, len);
-            if target < len {
-                cx.record(Operator::Truncate);
-                seq.truncate_to(target);
-            } else {
-                // Grown to a generated length: the new elements at generation's size.
-                cx.record(Operator::Insert);
-                let child = split_size(cx.size(), target);
-                for at in len..target {
-                    seq.insert_at(at, crate::__private::generate_field(cx, child, T::generate));
-                }
+        SequenceEdit::Truncate { len } => seq.truncate_to(len),
+        SequenceEdit::Grow { len, size } => {
+            for at in seq.length()..len {
+                seq.insert_at(at, crate::__private::generate_field(cx, size, T::generate));
             }
         }
-        _ => {
-            cx.record(Operator::Element);
-            let index = cx.below(len);
-            mutate_child(seq.at_mut(index), cx);
-        }
+        SequenceEdit::Element { index } => mutate_child(seq.at_mut(index), cx),
     }
 }
 
-fn shrink_sequence<T: Mutate, S: Sequence<T>>(seq: &S, cx: &mut Context) -> Vec<S> {
-    let len = seq.length();
+/// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
+/// code would be compiled once per element type).
+#[allow(clippy::needless_range_loop)] // `enumerate` would be one more iterator per element type
+fn clone_without<T: Clone>(items: &[T], removed: core::ops::Range<usize>) -> Vec<T> {
+    let mut out = Vec::with_capacity(items.len() - removed.len());
+    for index in 0..items.len() {
+        if !removed.contains(&index) {
+            out.push(items[index].clone());
+        }
+    }
+    out
+}
+
+fn shrink_elements<T: Mutate>(items: &[T], cx: &mut Context) -> Vec<Vec<T>> {
+    let len = items.len();
     let mut out = Vec::new();
     if len == 0 {
         return out;
     }
-    let without = |removed: core::ops::Range<usize>| {
-        (0..len)
-            .filter(|i| !removed.contains(i))
-            .map(|i| seq.at(i).clone())
-            .collect::<S>()
-    };
     for removed in chunk_removals(len) {
-        out.push(without(removed));
+        out.push(clone_without(items, removed));
     }
     let per_element = (SHRINK_ELEMENT_BUDGET / len).max(SHRINK_PER_ELEMENT);
     for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
-        for candidate in seq.at(index).shrink(cx).into_iter().take(per_element) {
-            let mut replaced = without(0..0);
-            *replaced.at_mut(index) = candidate;
+        let mut candidates = items[index].shrink(cx);
+        candidates.truncate(per_element);
+        for candidate in candidates {
+            let mut replaced = clone_without(items, 0..0);
+            replaced[index] = candidate;
             out.push(replaced);
         }
     }
@@ -290,24 +360,28 @@ pub(super) fn position(index: usize, len: usize) -> u32 {
     }
 }
 
-/// Reports a collection to the structure feedback: its length class, then each element at its
+/// Reports a sequence to the structure feedback: its length class, then each element at its
 /// [`position`].
-pub(super) fn visit_elements<'a, T: Mutate + 'a>(
+fn visit_elements<T: Mutate, S: Sequence<T>>(
     constructor: u64,
-    len: usize,
-    elements: impl Iterator<Item = &'a T>,
+    seq: &S,
     structure: &mut Structure<'_>,
 ) {
+    let len = seq.length();
     structure.node(mix(constructor, length_class(len)));
-    for (index, element) in elements.enumerate() {
-        structure.child(constructor, position(index, len), element);
+    for index in 0..len {
+        structure.child(constructor, position(index, len), seq.at(index));
     }
 }
 
-fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
+fn decode_elements<T: Mutate>(input: &mut Decoder<'_>) -> Vec<T> {
     // `read_len` is capped by the decoder's element budget: O(input length) elements in total.
     let len = input.read_len();
-    (0..len).map(|_| T::decode(input)).collect()
+    let mut elements = Vec::with_capacity(len);
+    for _ in 0..len {
+        elements.push(T::decode(input));
+    }
+    elements
 }
 
 /// Collections of at most `cx.size()` elements. Mutations insert a fresh element, duplicate one,
@@ -333,7 +407,7 @@ fn decode_sequence<T: Mutate, S: Sequence<T>>(input: &mut Decoder<'_>) -> S {
 /// ```
 impl<T: Mutate> Mutate for Vec<T> {
     fn generate(cx: &mut Context) -> Self {
-        generate_sequence(cx)
+        generate_elements(cx)
     }
 
     fn mutate(&mut self, cx: &mut Context) {
@@ -341,7 +415,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        shrink_sequence(self, cx)
+        shrink_elements(self, cx)
     }
 
     fn encode(&self, out: &mut Encoder) {
@@ -352,7 +426,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn decode(input: &mut Decoder<'_>) -> Self {
-        decode_sequence(input)
+        decode_elements(input)
     }
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
@@ -361,7 +435,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
-        visit_elements(token("Vec"), self.len(), self.iter(), structure);
+        visit_elements(token("Vec"), self, structure);
     }
 
     /// The length, then each element.
@@ -399,7 +473,7 @@ const MAX_LEAF_LENGTH: u64 = 1 << 12;
 /// ```
 impl<T: Mutate> Mutate for VecDeque<T> {
     fn generate(cx: &mut Context) -> Self {
-        generate_sequence(cx)
+        VecDeque::from(generate_elements(cx))
     }
 
     fn mutate(&mut self, cx: &mut Context) {
@@ -407,7 +481,14 @@ impl<T: Mutate> Mutate for VecDeque<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        shrink_sequence(self, cx)
+        let mut copy = self.clone();
+        let mut out = Vec::new();
+        super::pointer::wrap_each(
+            &mut out,
+            shrink_elements(copy.make_contiguous(), cx),
+            VecDeque::from,
+        );
+        out
     }
 
     fn encode(&self, out: &mut Encoder) {
@@ -418,7 +499,7 @@ impl<T: Mutate> Mutate for VecDeque<T> {
     }
 
     fn decode(input: &mut Decoder<'_>) -> Self {
-        decode_sequence(input)
+        VecDeque::from(decode_elements(input))
     }
 
     fn fingerprint(fingerprint: &mut Fingerprint) {
@@ -427,6 +508,6 @@ impl<T: Mutate> Mutate for VecDeque<T> {
     }
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
-        visit_elements(token("VecDeque"), self.len(), self.iter(), structure);
+        visit_elements(token("VecDeque"), self, structure);
     }
 }
