@@ -135,6 +135,18 @@ struct ThreadRun {
     matched: [Cell<u64>; MATCHED_WORDS],
 }
 
+impl ThreadRun {
+    /// Marks the value-profile feature `(site, kind, value)`.
+    #[cfg_attr(fuzzing, allow(dead_code))]
+    #[inline]
+    fn mark_value_profile(&self, site: u64, kind: u64, value: u32) {
+        let slot = value_profile_slot(site, kind, value);
+        let word = &self.value_profile[slot / 64];
+        word.set(word.get() | 1u64 << (slot % 64));
+        self.dirty.set(true);
+    }
+}
+
 thread_local! {
     // `const` and without a destructor: an access is a plain thread-local address, no lazy
     // initialization, and it stays valid while the thread's destructors run.
@@ -856,19 +868,6 @@ fn value_profile_slot(site: u64, kind: u64, value: u32) -> usize {
     ((hash >> 32) as usize).wrapping_add(value as usize) & (VALUE_PROFILE_LEN - 1)
 }
 
-/// Marks the value-profile feature `(site, kind, value)`.
-// Only the hooks call it, and under cargo-fuzz (`cfg(fuzzing)`) libFuzzer owns the hooks.
-#[cfg_attr(fuzzing, allow(dead_code))]
-#[inline]
-fn value_profile_mark(site: u64, kind: u64, value: u32) {
-    let slot = value_profile_slot(site, kind, value);
-    THREAD_RUN.with(|run| {
-        let word = &run.value_profile[slot / 64];
-        word.set(word.get() | 1u64 << (slot % 64));
-        run.dirty.set(true);
-    });
-}
-
 /// Records how close `value` is to `constant` (both of `bits` width) at the comparison site
 /// identified by `site`: as the number of differing bits and as the bit length of the numeric
 /// difference. Each distance is its own feature, so every step closer is new coverage — until
@@ -883,28 +882,27 @@ fn value_profile_mark(site: u64, kind: u64, value: u32) {
 #[cfg_attr(fuzzing, allow(dead_code))]
 #[inline]
 fn value_profile_compare(site: u64, constant: u64, value: u64) {
-    if !armed() {
-        return;
-    }
-    // The matching call still records its own (zero) distance below: that is the run that
-    // reached the constant.
-    let slot = (site.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MATCHED_BITS)) as usize;
-    let already_matched = THREAD_RUN.with(|run| {
+    // One thread-local access for the whole hook: it runs on every traced comparison.
+    THREAD_RUN.with(|run| {
+        if !run.running.get() {
+            return;
+        }
+        // The matching call still records its own (zero) distance below: that is the run that
+        // reached the constant.
+        let slot = (site.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MATCHED_BITS)) as usize;
         let word = &run.matched[slot / 64];
         let bit = 1u64 << (slot % 64);
-        let matched = word.get() & bit != 0;
+        if word.get() & bit != 0 {
+            return;
+        }
         if value == constant {
             word.set(word.get() | bit);
         }
-        matched
+        let differing_bits = (constant ^ value).count_ones();
+        let distance_bits = 64 - constant.abs_diff(value).leading_zeros();
+        run.mark_value_profile(site, 1, differing_bits);
+        run.mark_value_profile(site, 2, distance_bits);
     });
-    if already_matched {
-        return;
-    }
-    let differing_bits = (constant ^ value).count_ones();
-    let distance_bits = 64 - constant.abs_diff(value).leading_zeros();
-    value_profile_mark(site, 1, differing_bits);
-    value_profile_mark(site, 2, distance_bits);
 }
 
 /// The site key of a comparison against a constant: the constant and its width (stable Rust
@@ -1274,8 +1272,10 @@ mod tests {
         // No counters are registered in this (uninstrumented) test binary, so the features
         // start at index 0.
         assert!(!is_enabled());
-        value_profile_mark(1, 1, 3);
-        value_profile_mark(1, 2, 5);
+        THREAD_RUN.with(|run| {
+            run.mark_value_profile(1, 1, 3);
+            run.mark_value_profile(1, 2, 5);
+        });
         let mut seen = Vec::new();
         drain_hits(|index, bucket| seen.push((index, bucket)));
         let mut expected = vec![
