@@ -61,9 +61,9 @@ const INTEGER_CAPACITY: usize = 256;
 const BYTES_CAPACITY: usize = 16;
 /// How many bytes of each byte-string operand are kept (longer operands are cut).
 const BYTES_LEN: usize = 32;
-/// Words of the filter that drops repeated pairs within one test (a loop comparing the same two
-/// values a thousand times logs them once).
-const FILTER_WORDS: usize = 32;
+/// Slots of the hash table that drops repeated pairs within one test (a loop comparing the same
+/// two values a thousand times logs them once): twice the integer capacity, so probes stay short.
+const DEDUP_SLOTS: usize = 2 * INTEGER_CAPACITY;
 /// How many candidates a seed caches at most, exact matches first.
 const MAX_CANDIDATES: usize = 128;
 /// How many leaves a structured `assume!` comparison compares pairwise at most.
@@ -144,6 +144,16 @@ impl VariantComparison {
     }
 }
 
+/// A hash of an integer pair whose every bit depends on every operand bit (SplitMix64's
+/// finalizer over a mix of the three), for [`Log`]'s table of pairs seen.
+fn dedup_hash(left: u64, right: u64, width: u8) -> u64 {
+    let mut x = left ^ right.rotate_left(29) ^ (u64::from(width) << 56);
+    x = x.wrapping_add(right).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// The comparisons one test made: fixed-size, reused from test to test.
 #[derive(Clone, Debug)]
 pub struct Log {
@@ -158,8 +168,13 @@ pub struct Log {
     bytes_order: [u16; BYTES_CAPACITY],
     variant_order: [u16; SEQUENCE_CAPACITY],
     next_order: u16,
-    /// A one-hash Bloom filter over the pairs logged so far in this test.
-    seen: [u64; FILTER_WORDS],
+    /// The integer pairs logged so far in this test, exactly: an open-addressing table of
+    /// `index + 1` into `integers` (0 is an empty slot). A filter that may answer "seen" for a
+    /// new pair would drop it, and with it the one comparison a stage of the search needs, for
+    /// every mutant of that seed alike.
+    dedup: [u16; DEDUP_SLOTS],
+    /// The slot of `dedup` each logged integer pair took, so that clearing touches only those.
+    dedup_slot: [u16; INTEGER_CAPACITY],
 }
 
 impl Log {
@@ -181,7 +196,8 @@ impl Log {
             bytes_order: [0; BYTES_CAPACITY],
             variant_order: [0; SEQUENCE_CAPACITY],
             next_order: 0,
-            seen: [0; FILTER_WORDS],
+            dedup: [0; DEDUP_SLOTS],
+            dedup_slot: [0; INTEGER_CAPACITY],
         }
     }
 
@@ -220,11 +236,13 @@ impl Log {
     }
 
     fn clear(&mut self) {
+        for &slot in &self.dedup_slot[..self.integers_len] {
+            self.dedup[usize::from(slot)] = 0;
+        }
         self.integers_len = 0;
         self.bytes_len = 0;
         self.variants_len = 0;
         self.next_order = 0;
-        self.seen = [0; FILTER_WORDS];
     }
 
     /// The order number of the entry being logged.
@@ -234,28 +252,28 @@ impl Log {
         order
     }
 
-    /// Whether the pair hashing to `hash` was (probably) logged already; marks it if not.
-    fn first_time(&mut self, hash: u64) -> bool {
-        let slot = (hash >> 54) as usize % (FILTER_WORDS * 64);
-        let (word, bit) = (&mut self.seen[slot / 64], 1u64 << (slot % 64));
-        let first = *word & bit == 0;
-        *word |= bit;
-        first
-    }
-
     fn push_integers(&mut self, left: u64, right: u64, width: u8) {
         // Equal operands have nothing to substitute; a full log keeps its first entries.
         if left == right || self.integers_len == INTEGER_CAPACITY {
             return;
         }
-        let hash = (left.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ right)
-            .wrapping_add(u64::from(width))
-            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        if self.first_time(hash) {
-            self.integers[self.integers_len] = Comparison { left, right, width };
-            self.integer_order[self.integers_len] = self.take_order();
-            self.integers_len += 1;
+        let comparison = Comparison { left, right, width };
+        // Linear probing from the pair's hash; the table is at most half full.
+        let mut slot = dedup_hash(left, right, width) as usize % DEDUP_SLOTS;
+        loop {
+            match self.dedup[slot] {
+                0 => break,
+                entry if self.integers[usize::from(entry) - 1] == comparison => return,
+                _ => slot = (slot + 1) % DEDUP_SLOTS,
+            }
         }
+        let index = self.integers_len;
+        self.integers[index] = comparison;
+        self.integer_order[index] = self.take_order();
+        // Both fit in u16: index < INTEGER_CAPACITY, slot < DEDUP_SLOTS.
+        self.dedup[slot] = (index + 1) as u16;
+        self.dedup_slot[index] = slot as u16;
+        self.integers_len += 1;
     }
 
     fn push_variant(&mut self, from: u64, to: &[u64]) {
@@ -1032,6 +1050,37 @@ mod tests {
         assert_eq!(log.integers().len(), INTEGER_CAPACITY);
         assert_eq!(log.bytes().len(), BYTES_CAPACITY);
         assert_eq!(log.bytes()[0].right().len(), BYTES_LEN);
+    }
+
+    #[test]
+    fn every_distinct_pair_is_logged_once_and_repeats_are_not() {
+        // The enum vector's stage at index 3 compared the payload 64 with 8 after the pair
+        // (4, 3); a one-hash filter took the two for one, and every mutant of that seed lacked
+        // the comparison that leads on.
+        let pairs: Vec<(u64, u64, u8)> = (0..16u64)
+            .flat_map(|a| (0..16u64).map(move |b| (a, b, 1)))
+            .filter(|(a, b, _)| a != b)
+            .collect();
+        let ((), log) = active(|| {
+            for _ in 0..3 {
+                for &(left, right, width) in &pairs {
+                    record_integers(left, right, width);
+                }
+            }
+            record_integers(64, 8, 1);
+            record_integers(64, 8, 2);
+        });
+        let logged: Vec<(u64, u64, u8)> = log
+            .integers()
+            .iter()
+            .map(|c| (c.left, c.right, c.width))
+            .collect();
+        let mut expected = pairs.clone();
+        expected.extend([(64, 8, 1), (64, 8, 2)]);
+        assert_eq!(logged, expected);
+        // The next test starts from an empty table.
+        let ((), log) = active(|| record_integers(4, 3, 1));
+        assert_eq!(log.integers().len(), 1);
     }
 
     #[test]
