@@ -138,7 +138,8 @@ pub struct Stats {
     pub tests_per_second: f64,
     /// Why the run stopped.
     pub stop: StopReason,
-    /// How often the default schedule started its search over after a long stagnation.
+    /// How often the default schedule started its search over: after a long stagnation, or,
+    /// once comparison operands feed input-to-state mutation, after each epoch.
     pub restarts: u64,
     /// Worker processes whose statistics these are, summed ([`Config::jobs`](crate::Config::jobs));
     /// 0 when the run stayed in this process.

@@ -785,7 +785,7 @@ pub(crate) struct SeedComparisons {
 }
 
 impl SeedComparisons {
-    fn new(log: Log) -> Self {
+    pub(crate) fn new(log: Log) -> Self {
         SeedComparisons {
             log,
             candidates: OnceCell::new(),

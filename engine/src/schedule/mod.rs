@@ -10,7 +10,8 @@
 //!
 //! - [`Schedule::FuzzChick`] ([`fuzzchick`]): Algorithm 3 of the FuzzChick paper, faithfully.
 //! - [`Schedule::Default`] ([`default`]): LIFO fresh finds, a revisited pool, rarity
-//!   tournaments, stacked mutations, restarts after long stagnation.
+//!   tournaments, stacked mutations, restarts after long stagnation (and, once comparison
+//!   operands feed input-to-state mutation, after each fixed-length epoch).
 //! - [`Schedule::Generate`] ([`generate`]): always a fresh generation (the QuickCheck baseline).
 
 mod default;
@@ -45,14 +46,35 @@ const STUCK_AFTER: u64 = 50_000;
 const RESTART_GROWTH: (u64, u64) = (3, 2);
 /// Longest stagnation tolerated before a restart, however many restarts came before.
 const MAX_RESTART_AFTER: u64 = 10_000_000;
+/// Tests in the first epoch of a run with input-to-state feedback (see [`Stagnation::epochs`]).
+const EPOCH: u64 = 60_000;
+/// Each epoch is this much longer (numerator, denominator) than the last.
+const EPOCH_GROWTH: (u64, u64) = (11, 10);
 
-/// How long the search has gone without a find: the one stagnation measure of a run.
+/// How long the search has gone without a find, and how long the current search (epoch) has
+/// run: what decides when the search starts over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Stagnation {
     /// Tests picked since the last find (or the last restart), the current one included.
     tests_without_find: u64,
     /// The stagnation that triggers the next restart (for policies that restart).
     restart_after: u64,
+    /// Tests picked since the last restart (or the start).
+    tests_in_epoch: u64,
+    /// The length of the current epoch, once epochs are on.
+    epoch_len: u64,
+    /// Whether the search also starts over after each epoch, finding or not. On once a seed
+    /// carries logged comparisons (`--trace-compares`, or comparing `assume!`s) while
+    /// input-to-state mutation is on ([`Operators::cmplog`](crate::Operators::cmplog)).
+    /// Sparse bugs are found early in a search more often than late (a fresh corpus
+    /// concentrates the energy), so independent epochs beat one long search that keeps finding
+    /// new hit counts in a region where the bug is not (IFC's hard mutants under comparison
+    /// tracing, 8 mutants x 4 trials at 700,000 tests: 14/32 without epochs, 20/32 with; see
+    /// `bench/RESULTS.md`). Without input-to-state mutation they stay off: there a chain of
+    /// magic values (fuzzcheck's enum vector) is climbed by chance, 100,000 tests and more
+    /// per stage, and needs one long search; with it, each stage is a substitution a few
+    /// hundred tests away.
+    epochs: bool,
 }
 
 impl Stagnation {
@@ -60,11 +82,15 @@ impl Stagnation {
         Stagnation {
             tests_without_find: 0,
             restart_after: STUCK_AFTER,
+            tests_in_epoch: 0,
+            epoch_len: EPOCH,
+            epochs: false,
         }
     }
 
     fn picked(&mut self) {
         self.tests_without_find += 1;
+        self.tests_in_epoch += 1;
     }
 
     fn found(&mut self) {
@@ -78,14 +104,21 @@ impl Stagnation {
 
     fn restart_due(&self) -> bool {
         self.tests_without_find > self.restart_after
+            || (self.epochs && self.tests_in_epoch > self.epoch_len)
     }
 
     /// Starts counting anew, and waits longer for the next restart.
     fn restarted(&mut self) {
         self.tests_without_find = 0;
+        self.tests_in_epoch = 0;
         let (numerator, denominator) = RESTART_GROWTH;
         self.restart_after =
             (self.restart_after.saturating_mul(numerator) / denominator).min(MAX_RESTART_AFTER);
+        if self.epochs {
+            let (numerator, denominator) = EPOCH_GROWTH;
+            self.epoch_len =
+                (self.epoch_len.saturating_mul(numerator) / denominator).min(MAX_RESTART_AFTER);
+        }
     }
 }
 
@@ -155,12 +188,14 @@ impl<T> Scheduler<T> {
         seed.base_energy = energy;
         self.seeds_admitted += 1;
         self.novelty_total += u64::from(seed.novelty);
+        self.stagnation.epochs |= seed.comparisons.is_some() && cx.operators().cmplog;
         self.policy.admit(&mut self.queues, kind, seed, cx);
     }
 
-    /// Starts the search over if the policy restarts and the search has stagnated long enough:
-    /// empty queues and a fresh energy average (the caller resets the feedback state, so that
-    /// seeds are judged anew). Says whether it did.
+    /// Starts the search over if the policy restarts and the search has stagnated long enough
+    /// (or, with input-to-state feedback, its epoch is over): empty queues and a fresh energy
+    /// average (the caller resets the feedback state, so that seeds are judged anew). Says
+    /// whether it did.
     ///
     /// Searches that find a sparse bug tend to find it early or to sink into a region where
     /// nothing new happens; independent restarts with growing epochs turn that all-or-nothing
@@ -268,6 +303,40 @@ mod tests {
         let first = 10 + STUCK_AFTER + 1;
         let second = first + STUCK_AFTER * 3 / 2 + 1;
         assert_eq!(restarts_at, [first, second]);
+    }
+
+    #[test]
+    fn with_logged_comparisons_the_search_restarts_each_epoch_even_while_finding() {
+        let run = |comparisons: bool, cmplog: bool| {
+            let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+            let operators = crate::Operators {
+                cmplog,
+                ..crate::Operators::default()
+            };
+            let mut cx = Context::new(1).with_operators(operators);
+            let mut seed = seed(1, 0);
+            if comparisons {
+                let log = crate::feedback::cmplog::Log::from_pairs(&[(1, 2, 1)]);
+                seed.comparisons =
+                    Some(Box::new(crate::feedback::cmplog::SeedComparisons::new(log)));
+            }
+            scheduler.admit(QueueKind::Valid, seed, &mut cx);
+            let mut restarts_at = Vec::new();
+            for test in 1..=140_000u64 {
+                let pick = scheduler.pick(&mut cx, &never_rare);
+                // A find every 1,000 tests: never stuck.
+                scheduler.after_run(Some(pick), test % 1_000 == 0);
+                if scheduler.restart_if_stagnated() {
+                    restarts_at.push(test);
+                }
+            }
+            restarts_at
+        };
+        assert_eq!(run(false, true), []);
+        // Comparisons logged but not substituted: one long search, as without them.
+        assert_eq!(run(true, false), []);
+        let first = EPOCH + 1;
+        assert_eq!(run(true, true), [first, first + EPOCH * 11 / 10 + 1]);
     }
 
     #[test]
