@@ -139,7 +139,7 @@ pub struct Stats {
     /// Why the run stopped.
     pub stop: StopReason,
     /// How often the default schedule started its search over: after a long stagnation, or,
-    /// once comparison operands feed input-to-state mutation, after each epoch.
+    /// with coverage or input-to-state feedback, after each epoch.
     pub restarts: u64,
     /// Worker processes whose statistics these are, summed ([`Config::jobs`](crate::Config::jobs));
     /// 0 when the run stayed in this process.

@@ -43,6 +43,8 @@ pub(crate) struct Seed<T> {
     /// Its codec bytes, when they decode back to it: the parent part of its mutants' recipes
     /// (see `fuzzer/artifacts.rs`), shared with the call in flight without a copy.
     pub(crate) bytes: Option<std::rc::Rc<[u8]>>,
+    /// How many coverage counters its run hit (0 without coverage feedback).
+    pub(crate) counters_hit: u32,
 }
 
 /// The two lists of a [`Queue`].
@@ -83,6 +85,7 @@ impl<T> Seed<T> {
             place: Place::Fresh,
             comparisons: None,
             bytes: None,
+            counters_hit: 0,
         }
     }
 
@@ -190,6 +193,25 @@ impl<T> Queues<T> {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.valid.is_empty() && self.discarded.is_empty()
+    }
+
+    /// Takes out the seed whose run hit the most coverage counters — a valid one if any valid
+    /// seed hit some, of equals the first in the queue's order — and drops the rest; `None` when no seed's
+    /// run hit any (no coverage feedback). What a restarted search keeps of the last one.
+    pub(crate) fn into_widest(mut self) -> Option<T> {
+        for queue in [&self.valid, &self.discarded] {
+            let mut widest: Option<(SeedId, u32)> = None;
+            for &id in queue.fresh.iter().chain(&queue.pool) {
+                let hit = self.seeds[&id].counters_hit;
+                if hit > widest.map_or(0, |(_, most)| most) {
+                    widest = Some((id, hit));
+                }
+            }
+            if let Some((id, _)) = widest {
+                return self.seeds.remove(&id).map(|seed| seed.value);
+            }
+        }
+        None
     }
 
     /// Keeps `seed` at the back of `kind`'s fresh list and returns its new id.
@@ -324,6 +346,35 @@ mod tests {
         assert_eq!(queues.seed(ids[2]).place(), Place::Pool);
         let new = queues.push_fresh(QueueKind::Valid, seed(9));
         assert!(!ids.contains(&new), "ids are never reused");
+    }
+
+    #[test]
+    fn the_widest_seed_is_the_valid_one_that_hit_the_most_counters() {
+        let with_hits = |value: u32, hit: u32| Seed {
+            counters_hit: hit,
+            ..seed(value)
+        };
+        let mut queues = Queues::new(8);
+        queues.push_fresh(QueueKind::Discarded, with_hits(1, 90));
+        queues.push_fresh(QueueKind::Valid, with_hits(2, 10));
+        let pooled = queues.push_fresh(QueueKind::Valid, with_hits(3, 30));
+        queues.retire(QueueKind::Valid, pooled);
+        queues.push_fresh(QueueKind::Valid, with_hits(4, 30));
+        // Valid seeds first (the discarded one hit more); of equals, the first in queue order.
+        assert_eq!(queues.into_widest(), Some(4));
+
+        let mut queues = Queues::new(8);
+        queues.push_fresh(QueueKind::Valid, with_hits(1, 0));
+        queues.push_fresh(QueueKind::Discarded, with_hits(2, 5));
+        assert_eq!(queues.into_widest(), Some(2), "no valid seed hit anything");
+
+        let mut queues = Queues::new(8);
+        queues.push_fresh(QueueKind::Valid, seed(1));
+        assert_eq!(
+            queues.into_widest(),
+            None,
+            "no coverage: nothing to carry over"
+        );
     }
 
     #[test]

@@ -83,6 +83,8 @@ pub(crate) struct Feedback {
     newly_guided: bool,
     /// Per `assume!` site, evaluations and discards over the whole run (kept across restarts).
     pub(super) assume_sites: AssumeSiteCounts,
+    /// How many coverage counters the last run hit.
+    last_counters_hit: u32,
 }
 
 impl Feedback {
@@ -119,6 +121,7 @@ impl Feedback {
             guided: false,
             newly_guided: false,
             assume_sites: AssumeSiteCounts::default(),
+            last_counters_hit: 0,
         }
     }
 
@@ -133,6 +136,11 @@ impl Feedback {
     /// Coverage counters hit and coverage features seen so far (for the live status line).
     pub(crate) fn coverage(&self) -> (u64, u64) {
         (self.coverage_points, self.coverage_features)
+    }
+
+    /// How many coverage counters the last run hit (0 without coverage feedback).
+    pub(crate) fn last_counters_hit(&self) -> u32 {
+        self.last_counters_hit
     }
 
     /// The features the last run discovered.
@@ -259,8 +267,9 @@ impl Feedback {
             &mut self.counter_hits,
             &mut self.discovered,
         );
-        let (mut new_features, mut new_points) = (0u32, 0u64);
+        let (mut new_features, mut new_points, mut counters_hit) = (0u32, 0u64, 0u32);
         coverage::drain_hits(|index, bucket| {
+            counters_hit += 1;
             if index >= seen.len() {
                 // Counters registered after the run started (a lazily loaded module): grow.
                 seen.resize(index + 1, 0);
@@ -281,6 +290,7 @@ impl Feedback {
         });
         self.coverage_points += new_points;
         self.coverage_features += u64::from(new_features);
+        self.last_counters_hit = counters_hit;
         new_features
     }
 

@@ -196,10 +196,17 @@ where
             if let Some(failed) = self.sync_with_workers() {
                 return self.report_failure(failed);
             }
-            if self.scheduler.restart_if_stagnated() {
+            if let Some(previous) = self.scheduler.restart_if_stagnated() {
                 // Statistics stay cumulative; the feedback judges inputs anew.
                 self.feedback.restart();
                 self.tally.stats.restarts += 1;
+                // The input that reached the most code is the new search's first seed: a
+                // chain of conditions climbed in earlier searches is not climbed again.
+                if let Some(widest) = previous.into_widest() {
+                    if let Some(failed) = self.run_one(widest, None, None) {
+                        return self.report_failure(failed);
+                    }
+                }
             }
             let queues = self.scheduler.queues();
             let (valid, discarded) = (queues.valid.len(), queues.discarded.len());
@@ -409,6 +416,7 @@ where
             u32::try_from(bytes.len()).unwrap_or(u32::MAX),
         );
         seed.comparisons = crate::feedback::cmplog::take_for_seed();
+        seed.counters_hit = self.feedback.last_counters_hit();
         // A recipe's parent must decode back to this seed: checked once here, by the bytes.
         let round_trips =
             self.recipes && exact && codec::to_bytes(&codec::from_bytes::<T>(&bytes)) == bytes;

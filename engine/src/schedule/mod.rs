@@ -46,7 +46,8 @@ const STUCK_AFTER: u64 = 50_000;
 const RESTART_GROWTH: (u64, u64) = (3, 2);
 /// Longest stagnation tolerated before a restart, however many restarts came before.
 const MAX_RESTART_AFTER: u64 = 10_000_000;
-/// Tests in the first epoch of a run with input-to-state feedback (see [`Stagnation::epochs`]).
+/// Tests in the first epoch of a run with coverage or input-to-state feedback (see
+/// [`Stagnation::epochs`]).
 const EPOCH: u64 = 60_000;
 /// Each epoch is this much longer (numerator, denominator) than the last.
 const EPOCH_GROWTH: (u64, u64) = (11, 10);
@@ -63,17 +64,18 @@ pub(crate) struct Stagnation {
     tests_in_epoch: u64,
     /// The length of the current epoch, once epochs are on.
     epoch_len: u64,
-    /// Whether the search also starts over after each epoch, finding or not. On once a seed
-    /// carries logged comparisons (`--trace-compares`, or comparing `assume!`s) while
-    /// input-to-state mutation is on ([`Operators::cmplog`](crate::Operators::cmplog)).
-    /// Sparse bugs are found early in a search more often than late (a fresh corpus
-    /// concentrates the energy), so independent epochs beat one long search that keeps finding
-    /// new hit counts in a region where the bug is not (IFC's hard mutants under comparison
-    /// tracing, 8 mutants x 4 trials at 700,000 tests: 14/32 without epochs, 20/32 with; see
-    /// `bench/RESULTS.md`). Without input-to-state mutation they stay off: there a chain of
-    /// magic values (fuzzcheck's enum vector) is climbed by chance, 100,000 tests and more
-    /// per stage, and needs one long search; with it, each stage is a substitution a few
-    /// hundred tests away.
+    /// Whether the search also starts over after each epoch, finding or not. On once a seed's
+    /// run hit coverage counters (`cargo typefuzz test`) or carries logged comparisons while
+    /// input-to-state mutation is on (`--trace-compares`, or comparing `assume!`s, with
+    /// [`Operators::cmplog`](crate::Operators::cmplog)). Sparse bugs are found early in a
+    /// search more often than late (a fresh corpus concentrates the energy), so independent
+    /// epochs beat one long search that keeps finding new hit counts in a region where the bug
+    /// is not. What a long search has that epochs would lose — a chain of conditions climbed
+    /// by chance, 100,000 tests and more per stage (fuzzcheck's enum vector under coverage
+    /// only) — the restart keeps: the seed that hit the most counters starts the next search
+    /// ([`Queues::into_widest`]). IFC's hard mutants, 8 x 4 trials at 700,000 tests, coverage
+    /// only: 11/32 without epochs, 20/32 with, 19/32 with the widest seed kept; the enum
+    /// vector (both orders, 5 trials each at 2M tests): 10/10, 6/10, 8/10 (`bench/RESULTS.md`).
     epochs: bool,
 }
 
@@ -188,28 +190,31 @@ impl<T> Scheduler<T> {
         seed.base_energy = energy;
         self.seeds_admitted += 1;
         self.novelty_total += u64::from(seed.novelty);
-        self.stagnation.epochs |= seed.comparisons.is_some() && cx.operators().cmplog;
+        self.stagnation.epochs |=
+            seed.counters_hit > 0 || (seed.comparisons.is_some() && cx.operators().cmplog);
         self.policy.admit(&mut self.queues, kind, seed, cx);
     }
 
     /// Starts the search over if the policy restarts and the search has stagnated long enough
-    /// (or, with input-to-state feedback, its epoch is over): empty queues and a fresh energy
-    /// average (the caller resets the feedback state, so that seeds are judged anew). Says
-    /// whether it did.
+    /// (or, with coverage or input-to-state feedback, its epoch is over): empty queues and a
+    /// fresh energy average (the caller resets the feedback state, so that seeds are judged
+    /// anew, and may carry one seed over: see [`Queues::into_widest`]). Returns the last
+    /// search's seeds when it did.
     ///
     /// Searches that find a sparse bug tend to find it early or to sink into a region where
     /// nothing new happens; independent restarts with growing epochs turn that all-or-nothing
     /// behaviour into a steady chance per epoch.
     #[inline]
-    pub(crate) fn restart_if_stagnated(&mut self) -> bool {
+    pub(crate) fn restart_if_stagnated(&mut self) -> Option<Queues<T>> {
         if !self.stagnation.restart_due() || !self.policy.restarts() {
-            return false;
+            return None;
         }
-        self.queues = Queues::new(self.queues.capacity);
+        let empty = Queues::new(self.queues.capacity);
+        let previous = std::mem::replace(&mut self.queues, empty);
         self.novelty_total = 0;
         self.seeds_admitted = 0;
         self.stagnation.restarted();
-        true
+        Some(previous)
     }
 
     /// The energy a new seed starts with (AFL's `calculate_score`, without execution times):
@@ -296,7 +301,7 @@ mod tests {
             if test == 10 + STUCK_AFTER + 1 {
                 assert!(scheduler.stagnation.is_stuck());
             }
-            if scheduler.restart_if_stagnated() {
+            if scheduler.restart_if_stagnated().is_some() {
                 restarts_at.push(test);
             }
         }
@@ -306,8 +311,8 @@ mod tests {
     }
 
     #[test]
-    fn with_logged_comparisons_the_search_restarts_each_epoch_even_while_finding() {
-        let run = |comparisons: bool, cmplog: bool| {
+    fn with_coverage_or_comparisons_the_search_restarts_each_epoch_even_while_finding() {
+        let run = |comparisons: bool, cmplog: bool, counters_hit: u32| {
             let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
             let operators = crate::Operators {
                 cmplog,
@@ -315,6 +320,7 @@ mod tests {
             };
             let mut cx = Context::new(1).with_operators(operators);
             let mut seed = seed(1, 0);
+            seed.counters_hit = counters_hit;
             if comparisons {
                 let log = crate::feedback::cmplog::Log::from_pairs(&[(1, 2, 1)]);
                 seed.comparisons =
@@ -326,17 +332,19 @@ mod tests {
                 let pick = scheduler.pick(&mut cx, &never_rare);
                 // A find every 1,000 tests: never stuck.
                 scheduler.after_run(Some(pick), test % 1_000 == 0);
-                if scheduler.restart_if_stagnated() {
+                if scheduler.restart_if_stagnated().is_some() {
                     restarts_at.push(test);
                 }
             }
             restarts_at
         };
-        assert_eq!(run(false, true), []);
+        assert_eq!(run(false, true, 0), []);
         // Comparisons logged but not substituted: one long search, as without them.
-        assert_eq!(run(true, false), []);
-        let first = EPOCH + 1;
-        assert_eq!(run(true, true), [first, first + EPOCH * 11 / 10 + 1]);
+        assert_eq!(run(true, false, 0), []);
+        let epochs = [EPOCH + 1, EPOCH + 1 + EPOCH * 11 / 10 + 1];
+        assert_eq!(run(true, true, 0), epochs);
+        // Coverage feedback: epochs too.
+        assert_eq!(run(false, false, 12), epochs);
     }
 
     #[test]
@@ -349,7 +357,7 @@ mod tests {
                 scheduler.after_run(Some(pick), false);
             }
             assert!(scheduler.stagnation.restart_due());
-            assert!(!scheduler.restart_if_stagnated(), "{schedule:?}");
+            assert!(scheduler.restart_if_stagnated().is_none(), "{schedule:?}");
         }
     }
 
@@ -359,7 +367,7 @@ mod tests {
         let mut cx = Context::new(1);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         scheduler.stagnation.tests_without_find = STUCK_AFTER + 1;
-        assert!(scheduler.restart_if_stagnated());
+        assert!(scheduler.restart_if_stagnated().is_some());
         assert!(scheduler.queues().is_empty());
         assert_eq!(scheduler.seeds_admitted, 0);
     }
