@@ -250,17 +250,20 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
 }
 
 /// The shrink candidates of a field, from `shrink` (its type's `Mutate::shrink`) run one level
-/// down at size 0: what the derived `shrink` puts back, one by one, into copies of the value
-/// holding the field. The derive loops over them inline, so each field costs a loop in the
-/// derived `shrink` instead of a closure (with its `FnOnce` shims); this helper is compiled once
-/// per field type. The derive passes `<Field as Mutate>::shrink`, so a field type without
-/// `Mutate` is reported there, once, like in the other derived methods.
+/// down at size 0, **last first**: the derived `shrink` takes them one by one with `pop` and
+/// puts each back into a copy of the value holding the field, so they arrive in `shrink`'s
+/// order. The derive loops over them inline, so each field costs a loop in the derived `shrink`
+/// instead of a closure (with its `FnOnce` shims); this helper is compiled once per field type.
+/// `pop` rather than a `for` loop: consuming the `Vec` by value would compile `vec::IntoIter`'s
+/// `next`, `size_hint` and drop guard once more per field type. The derive passes
+/// `<Field as Mutate>::shrink`, so a field type without `Mutate` is reported there, once, like
+/// in the other derived methods.
 ///
 /// ```
 /// use typefuzz::{Context, Mutate, __private::field_candidates};
 /// let mut cx = Context::new(1);
-/// let candidates = field_candidates(&4u8, &mut cx, <u8 as Mutate>::shrink);
-/// assert!(candidates.contains(&0));
+/// let mut candidates = field_candidates(&4u8, &mut cx, <u8 as Mutate>::shrink);
+/// assert_eq!(candidates.pop(), 4u8.shrink(&mut cx).first().copied());
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub fn field_candidates<T>(
@@ -270,9 +273,58 @@ pub fn field_candidates<T>(
 ) -> Vec<T> {
     // `Context::descend` without its closure (one instantiation fewer per field type).
     let saved_size = cx.enter(0);
-    let candidates = shrink(value, cx);
+    let mut candidates = shrink(value, cx);
     cx.leave(saved_size);
+    reverse(&mut candidates);
     candidates
+}
+
+/// Reverses `items` in place, so that `pop` hands them out in their original order: how shrink
+/// candidates are moved out of the `Vec` a `shrink` returned without `vec::IntoIter` (whose
+/// methods and drop guard would be compiled once per candidate type). The swaps are done on
+/// bytes by one function compiled once, where `<[T]>::reverse` would be compiled per type too.
+///
+/// ```
+/// use typefuzz::__private::reverse;
+/// let mut items = vec![String::from("a"), String::from("b"), String::from("c")];
+/// reverse(&mut items);
+/// assert_eq!(items, ["c", "b", "a"]);
+/// ```
+#[inline]
+pub fn reverse<T>(items: &mut Vec<T>) {
+    // A `Vec` rather than a slice: the coercion would compile `DerefMut` once more per type.
+    let len = items.len();
+    // SAFETY: the vector's `len` elements are `len * size_of::<T>()` bytes at its pointer, which
+    // is valid for reads and writes; `reverse_bytes` swaps the bytes of element `i` with those
+    // of element `len - 1 - i` (distinct, so non-overlapping), exactly what `swap(i, len - 1 - i)`
+    // moves, and leaves every element whole.
+    unsafe {
+        reverse_bytes(
+            items.as_mut_ptr().cast::<core::mem::MaybeUninit<u8>>(),
+            len,
+            core::mem::size_of::<T>(),
+        );
+    }
+}
+
+/// Reverses the order of `len` elements of `size` bytes each starting at `start`.
+///
+/// # Safety
+///
+/// `start` must be valid for reads and writes of `len * size` bytes.
+unsafe fn reverse_bytes(start: *mut core::mem::MaybeUninit<u8>, len: usize, size: usize) {
+    for index in 0..len / 2 {
+        // SAFETY: both elements lie within the `len * size` bytes the caller vouches for, and
+        // `index < len - 1 - index`, so they do not overlap. Bytes as `MaybeUninit<u8>`: the
+        // copy is untyped, padding included.
+        unsafe {
+            core::ptr::swap_nonoverlapping(
+                start.add(index * size),
+                start.add((len - 1 - index) * size),
+                size,
+            );
+        }
+    }
 }
 
 /// Moves the value out of `slot`, leaving a value generated at size 0 in its place.

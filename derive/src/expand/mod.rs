@@ -233,12 +233,14 @@ mod size {
     /// Prints the sizes (`cargo test -p typefuzz-derive --lib size -- --nocapture`; with `DUMP=1`
     /// also the expansions) and bounds the totals, so a change that makes the expansion (and the
     /// compile time) grow again fails. Before the shared helpers: 84,084 / 26,120 / 8,106 bytes.
+    /// Taking field shrink candidates by `pop` (no `vec::IntoIter` per field type: 10% fewer IR
+    /// lines in the mutual pair) costs a few bytes per field: `Stmt` 8,250 -> 8,520.
     #[test]
     fn benchmark_shapes_expand_to_bounded_code() {
         for (name, source, bound) in [
             ("enum30", ENUM30, 70_000),
             ("mutual Expr", EXPR, 25_000),
-            ("mutual Stmt", STMT, 8_500),
+            ("mutual Stmt", STMT, 8_750),
         ] {
             let sizes = sizes(source);
             let line: Vec<String> = sizes.iter().map(|(k, v)| format!("{k} {v}")).collect();

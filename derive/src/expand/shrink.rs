@@ -34,24 +34,28 @@ pub fn expand(container: &Container) -> TokenStream {
                     quote!(::core::clone::Clone::clone(#binding))
                 }
             });
+            // `field_candidates` hands them over last first, for `pop` (no `vec::IntoIter`
+            // compiled per field type).
             quote! {
-                for __candidate in ::typefuzz::__private::field_candidates(
+                let mut __candidates = ::typefuzz::__private::field_candidates(
                     #binding,
                     __cx,
                     <#ty as ::typefuzz::Mutate>::shrink,
-                ) {
+                );
+                while let ::core::option::Option::Some(__candidate) = __candidates.pop() {
                     __out.push(#value);
                 }
             }
         });
-        Some(quote! {
-            #pattern => {
-                if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
-                    #(#field_shrinks)*
-                }
-            }
-        })
+        Some(quote!(#pattern => { #(#field_shrinks)* }))
     }));
+    // One depth check for every variant's field loops: past the bound, fields get no
+    // candidates.
+    let arms = quote! {
+        if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
+            #arms
+        }
+    };
     // A value deeper than the mutation bound gets only its same-type subterms as candidates
     // (pushed first): each is at least one level shallower, so shrinking makes progress (one
     // clone per candidate, bounded by the shrink budget) without descending into fields level

@@ -313,7 +313,9 @@ fn shrink_elements<T: Mutate>(items: &[T], cx: &mut Context) -> Vec<Vec<T>> {
     for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
         let mut candidates = items[index].shrink(cx);
         candidates.truncate(per_element);
-        for candidate in candidates {
+        // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per element type.
+        crate::__private::reverse(&mut candidates);
+        while let Some(candidate) = candidates.pop() {
             let mut replaced = clone_without(items, 0..0);
             replaced[index] = candidate;
             out.push(replaced);
