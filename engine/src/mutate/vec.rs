@@ -47,20 +47,47 @@ pub(super) fn generate_child<T: Mutate>(cx: &mut Context) -> T {
     crate::__private::generate_field(cx, size, T::generate)
 }
 
-/// Whether `a` and `b` have the same encoding, i.e. are equal values (the codec round-trips).
-/// `Mutate` has no `PartialEq` bound, so this is how Swap avoids swapping equal elements.
+/// What [`same_encoding`] needs of an element, as a trait object: per element type a vtable of
+/// two one-call methods, so that the comparison itself is compiled once rather than once per
+/// element type.
+pub(super) trait Comparable {
+    /// [`Mutate::visit_structure`].
+    fn observe(&self, structure: &mut Structure<'_>);
+    /// [`Mutate::encode`].
+    fn encode_into(&self, out: &mut Encoder);
+}
+
+impl<T: Mutate> Comparable for T {
+    fn observe(&self, structure: &mut Structure<'_>) {
+        self.visit_structure(structure);
+    }
+    fn encode_into(&self, out: &mut Encoder) {
+        self.encode(out);
+    }
+}
+
+/// The [`Structure::fingerprint_of`] of a [`Comparable`].
+fn fingerprint(value: &dyn Comparable) -> Option<u64> {
+    let mut structure = Structure::for_fingerprint();
+    value.observe(&mut structure);
+    structure.fingerprint()
+}
+
+/// Whether `a` and `b` (two values of one type) have the same encoding, i.e. are equal values
+/// (the codec round-trips). `Mutate` has no `PartialEq` bound, so this is how Swap avoids
+/// swapping equal elements.
 ///
 /// Compared by their structure fingerprints when both have one (no allocation; equal values
 /// have equal fingerprints, and a collision only turns one Swap into an element mutation), by
 /// their encodings otherwise.
-pub(super) fn same_encoding<T: Mutate>(a: &T, b: &T) -> bool {
-    if let (Some(a), Some(b)) = (Structure::fingerprint_of(a), Structure::fingerprint_of(b)) {
+pub(super) fn same_encoding(a: &dyn Comparable, b: &dyn Comparable) -> bool {
+    if let (Some(a), Some(b)) = (fingerprint(a), fingerprint(b)) {
         return a == b;
     }
     let mut out = Encoder::new();
-    a.encode(&mut out);
+    a.encode_into(&mut out);
     let split = out.as_bytes().len();
-    b.encode(&mut out);
+    b.encode_into(&mut out);
     let bytes = out.as_bytes();
     bytes[..split] == bytes[split..]
 }
