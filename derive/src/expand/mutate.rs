@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::transition::{is_drop, is_superset, keeps_any, moved};
-use super::{fresh_variant, match_self, variant_index};
+use super::{fresh_variant, index_table, index_tables, match_self, variant_index};
 use crate::ast::Container;
 
 /// The static candidate tables of one container.
@@ -44,20 +44,14 @@ fn tables(container: &Container) -> Tables {
     tables
 }
 
-fn table_tokens(rows: &[Vec<usize>]) -> TokenStream {
-    let rows = rows.iter().map(|row| quote!(&[#(#row),*]));
-    quote!(&[#(#rows),*])
-}
-
 pub fn expand(container: &Container) -> TokenStream {
     let recursive_type = container
         .variants
         .iter()
         .any(|v| v.fields.iter().any(|f| f.recursive));
-    let field_counts = container
-        .variants
-        .iter()
-        .map(|variant| variant.active_fields().count());
+    let field_counts: Vec<usize> = (container.variants.iter())
+        .map(|variant| variant.active_fields().count())
+        .collect();
     let variant = variant_index(container, quote!(self));
     let subterms = if recursive_type {
         quote!(::typefuzz::__private::count_subterms(self))
@@ -83,21 +77,22 @@ pub fn expand(container: &Container) -> TokenStream {
         Some(quote!(#pattern => match __k { #(#arms)* _ => {} },))
     }));
 
+    let (index_type, field_counts) = index_table(&field_counts);
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
-        let drop = table_tokens(&tables.drop);
-        let grow = table_tokens(&tables.grow);
-        let grow_faithful = table_tokens(&tables.grow_faithful);
+        let (drop_type, drop) = index_tables(&tables.drop);
+        let (_, grow) = index_tables(&tables.grow);
+        let (_, grow_faithful) = index_tables(&tables.grow_faithful);
         let transition = transition(container);
         quote! {
-            const __DROP: &[&[::core::primitive::usize]] = #drop;
-            const __GROW: &[&[::core::primitive::usize]] = #grow;
-            const __GROW_FAITHFUL: &[&[::core::primitive::usize]] = #grow_faithful;
-            let __drop: &[::core::primitive::usize] = __DROP[__variant];
-            let __grow: &[::core::primitive::usize] =
+            const __DROP: &[&[#drop_type]] = #drop;
+            const __GROW: &[&[#drop_type]] = #grow;
+            const __GROW_FAITHFUL: &[&[#drop_type]] = #grow_faithful;
+            let __drop: &[#drop_type] = __DROP[__variant];
+            let __grow: &[#drop_type] =
                 if __cx.operators().faithful { __GROW_FAITHFUL[__variant] } else { __GROW[__variant] };
             let __candidates = ::typefuzz::__private::Candidates {
-                recursive: __FIELDS[__variant],
+                recursive: __FIELDS[__variant] as ::core::primitive::usize,
                 subterm: #subterms,
                 drop: __drop.len(),
                 grow: __grow.len(),
@@ -109,10 +104,10 @@ pub fn expand(container: &Container) -> TokenStream {
         }
     } else {
         quote! {
-            let __drop: &[::core::primitive::usize] = &[];
-            let __grow: &[::core::primitive::usize] = &[];
+            let __drop: &[::core::primitive::u8] = &[];
+            let __grow: &[::core::primitive::u8] = &[];
             let __candidates = ::typefuzz::__private::Candidates {
-                recursive: __FIELDS[__variant],
+                recursive: __FIELDS[__variant] as ::core::primitive::usize,
                 subterm: #subterms,
                 drop: 0,
                 grow: 0,
@@ -141,7 +136,7 @@ pub fn expand(container: &Container) -> TokenStream {
     // measures it); subterm is left alone, it is what focuses the search on a part.
     let switch = quote! {
         __cx.record(::typefuzz::Operator::ConstructorGrow);
-        __transition(self, __grow[__k], __cx);
+        __transition(self, __grow[__k] as ::core::primitive::usize, __cx);
     };
     let grow_arm = if recursive_type {
         quote! {
@@ -156,7 +151,7 @@ pub fn expand(container: &Container) -> TokenStream {
     };
 
     quote! {
-        const __FIELDS: &[::core::primitive::usize] = &[#(#field_counts),*];
+        const __FIELDS: &[#index_type] = #field_counts;
         let __variant: ::core::primitive::usize = #variant;
         #constructor_ops
         match ::typefuzz::__private::choose(__cx, __candidates) {
@@ -173,7 +168,7 @@ pub fn expand(container: &Container) -> TokenStream {
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
                 __cx.record(::typefuzz::Operator::ConstructorDrop);
-                __transition(self, __drop[__k], __cx);
+                __transition(self, __drop[__k] as ::core::primitive::usize, __cx);
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
                 #grow_arm

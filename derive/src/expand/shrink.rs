@@ -115,7 +115,7 @@ fn simpler(container: &Container) -> TokenStream {
                 taking.push(quote!((#pattern, #to_index) => #value,));
             }
         }
-        rows.push(quote!(&[#(#row),*]));
+        rows.push(row);
     }
     if rows.is_empty() || (!any_empty && taking.is_empty()) {
         return TokenStream::new();
@@ -127,9 +127,11 @@ fn simpler(container: &Container) -> TokenStream {
         // Every target took fields: the table holds no other.
         quote!(continue)
     };
+    let (element, rows) = super::index_tables(&rows);
     quote! {
-        const __SIMPLER: &[&[::core::primitive::usize]] = &[#(#rows),*];
+        const __SIMPLER: &[&[#element]] = #rows;
         for &__to in __SIMPLER[#index] {
+            let __to = __to as ::core::primitive::usize;
             __out.push(match (self, __to) {
                 #(#taking)*
                 _ => #fallback,
