@@ -9,6 +9,7 @@
 //! length the lexicographic product of well-founded orders is well-founded, hence so is this.
 
 use std::collections::VecDeque;
+use std::mem::MaybeUninit;
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
@@ -138,28 +139,80 @@ impl<T> Sequence<T> for Vec<T> {
     fn at_mut(&mut self, index: usize) -> &mut T {
         &mut self[index]
     }
-    // Insertion and removal by `push`, `swap` and `truncate`, which every element type
-    // instantiates anyway, rather than `insert` and `drain` (whose shifting, iterator and drop
-    // guard would be compiled once more per element type): the same result, in O(len) moves,
-    // as theirs.
+    // Insertion, removal and swaps move the elements' bytes with functions compiled once
+    // (`rotate_bytes`, `swap_bytes`) rather than with `insert`, `drain` or `swap` on `[T]`,
+    // whose shifting, iterators and drop guards would be compiled once more per element type:
+    // the same elements in the same order as theirs, in O(len) moves.
     fn insert_at(&mut self, index: usize, value: T) {
+        assert!(index <= self.len(), "insertion index within the vector");
         self.push(value);
-        for at in (index..self.len() - 1).rev() {
-            self.swap(at, at + 1);
-        }
+        // The new last element moves to `index`, the ones from `index` on one place up.
+        let size = core::mem::size_of::<T>();
+        rotate_bytes(element_bytes(self, index), size, Rotation::Right);
     }
     fn remove_range(&mut self, start: usize, count: usize) {
-        for at in start..self.len() - count {
-            self.swap(at, at + count);
-        }
+        assert!(
+            start + count <= self.len(),
+            "removed range within the vector"
+        );
+        // The removed run moves to the end, in order, and is dropped there.
+        let size = core::mem::size_of::<T>();
+        rotate_bytes(element_bytes(self, start), count * size, Rotation::Left);
         self.truncate(self.len() - count);
     }
     fn swap_at(&mut self, a: usize, b: usize) {
-        self.swap(a, b);
+        let (low, high) = (a.min(b), a.max(b));
+        assert!(high < self.len(), "swapped elements within the vector");
+        let size = core::mem::size_of::<T>();
+        swap_bytes(element_bytes(self, low), (high - low) * size, size);
     }
     fn truncate_to(&mut self, len: usize) {
         self.truncate(len);
     }
+}
+
+/// The bytes of elements `start..` of `items`, for the type-erased moves of [`rotate_bytes`]
+/// and [`swap_bytes`], which only ever permute whole elements.
+fn element_bytes<T>(items: &mut Vec<T>, start: usize) -> &mut [MaybeUninit<u8>] {
+    let len = items.len();
+    assert!(start <= len, "element range within the vector");
+    let size = core::mem::size_of::<T>();
+    // SAFETY: elements `start..len` are initialized and occupy the `(len - start) * size` bytes
+    // from element `start` (`start <= len`, so the offset stays in the allocation), borrowed
+    // mutably through `items` for the returned lifetime. `MaybeUninit<u8>` accepts any byte,
+    // padding included; callers move whole elements only (by multiples of `size`), so every
+    // element stays whole and initialized.
+    unsafe {
+        core::slice::from_raw_parts_mut(
+            items.as_mut_ptr().add(start).cast::<MaybeUninit<u8>>(),
+            (len - start) * size,
+        )
+    }
+}
+
+/// Which way [`rotate_bytes`] turns.
+#[derive(Clone, Copy)]
+enum Rotation {
+    Left,
+    Right,
+}
+
+/// Rotates `bytes` by `by` bytes (a whole number of elements); compiled once.
+fn rotate_bytes(bytes: &mut [MaybeUninit<u8>], by: usize, rotation: Rotation) {
+    match rotation {
+        Rotation::Left => bytes.rotate_left(by),
+        Rotation::Right => bytes.rotate_right(by),
+    }
+}
+
+/// Swaps the first `size` bytes of `bytes` with the `size` bytes at `offset` (two distinct
+/// elements when `offset >= size`); compiled once.
+fn swap_bytes(bytes: &mut [MaybeUninit<u8>], offset: usize, size: usize) {
+    if offset == 0 {
+        return;
+    }
+    let (first, rest) = bytes.split_at_mut(offset);
+    first[..size].swap_with_slice(&mut rest[..size]);
 }
 
 impl<T> Sequence<T> for VecDeque<T> {
@@ -447,10 +500,12 @@ impl<T: Mutate> Mutate for Vec<T> {
         shrink_elements(self, cx)
     }
 
+    // By index: a `for` over `&Vec<T>` would compile `slice::Iter` once more per element type.
+    #[allow(clippy::needless_range_loop)]
     fn encode(&self, out: &mut Encoder) {
         out.write_len(self.len());
-        for element in self {
-            element.encode(out);
+        for index in 0..self.len() {
+            self[index].encode(out);
         }
     }
 
@@ -468,6 +523,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     /// The length, then each element.
+    #[allow(clippy::needless_range_loop)] // see `encode`
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         if let Some(len) = leaves.length(self.len() as u64, MAX_LEAF_LENGTH) {
             let len = len as usize;
@@ -478,11 +534,12 @@ impl<T: Mutate> Mutate for Vec<T> {
                 self.push(crate::__private::generate_field(cx, size, T::generate));
             }
         }
-        for element in self {
+        // By index, like `encode`.
+        for index in 0..self.len() {
             if leaves.is_done() {
                 return;
             }
-            element.visit_leaves(leaves);
+            self[index].visit_leaves(leaves);
         }
     }
 }
@@ -538,5 +595,45 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_elements(token("VecDeque"), self, structure);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sequence;
+
+    /// The byte-moving `Vec` operations leave the elements `Vec::insert`, `drain` and `swap`
+    /// leave, on elements that own heap memory and have padding (a torn element or a double
+    /// drop shows here as a wrong value or a crash), and on zero-sized ones.
+    #[test]
+    fn byte_moves_match_the_std_operations() {
+        let items: Vec<(u8, String)> = (0..6u8).map(|i| (i, i.to_string())).collect();
+        for index in 0..=items.len() {
+            let (mut ours, mut std) = (items.clone(), items.clone());
+            ours.insert_at(index, (9, "new".into()));
+            std.insert(index, (9, "new".into()));
+            assert_eq!(ours, std);
+        }
+        for start in 0..items.len() {
+            for count in 0..=items.len() - start {
+                let (mut ours, mut std) = (items.clone(), items.clone());
+                ours.remove_range(start, count);
+                std.drain(start..start + count);
+                assert_eq!(ours, std, "remove {count} from {start}");
+            }
+        }
+        for a in 0..items.len() {
+            for b in 0..items.len() {
+                let (mut ours, mut std) = (items.clone(), items.clone());
+                ours.swap_at(a, b);
+                std.swap(a, b);
+                assert_eq!(ours, std);
+            }
+        }
+        let mut units = vec![(); 3];
+        units.insert_at(1, ());
+        units.remove_range(0, 2);
+        units.swap_at(0, 1);
+        assert_eq!(units.len(), 2);
     }
 }
