@@ -249,34 +249,126 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
     cx.leave(saved_size);
 }
 
-/// The shrink candidates of a field, from `shrink` (its type's `Mutate::shrink`) run one level
-/// down at size 0, **last first**: the derived `shrink` takes them one by one with `pop` and
-/// puts each back into a copy of the value holding the field, so they arrive in `shrink`'s
-/// order. The derive loops over them inline, so each field costs a loop in the derived `shrink`
-/// instead of a closure (with its `FnOnce` shims); this helper is compiled once per field type.
-/// `pop` rather than a `for` loop: consuming the `Vec` by value would compile `vec::IntoIter`'s
-/// `next`, `size_hint` and drop guard once more per field type. The derive passes
+/// A field, as the derived `shrink` asks for its shrink candidates:
+/// `(&Field(field)).shrinks(cx, <Type as Mutate>::shrink)`, with [`ShrinkAny`],
+/// [`ShrinkOption`] and [`ShrinkBox`] in scope. The method call picks the impl by the field's
+/// type: an `Option` or a `Box` field gets its candidates without their being collected as a
+/// `Vec<Option<T>>` or `Vec<Box<T>>` (whose `push`, `pop`, growth and drop glue would be
+/// compiled once per such field type; the derive names no wrapper type itself, so a type of its
+/// own called `Option` or `Box` still takes the general path), any other field through
+/// `shrink`. The receiver is `&Field`: the `Option` and `Box` impls match it as it is, the
+/// general one only by auto-reference, which method lookup tries last.
+///
+/// Either way the candidates are `shrink`'s, in its order, computed one level down at size 0,
+/// and handed out by `pop`: the derive loops over them inline, so each field costs a loop in
+/// the derived `shrink` instead of a closure (with its `FnOnce` shims). The derive passes
 /// `<Field as Mutate>::shrink`, so a field type without `Mutate` is reported there, once, like
 /// in the other derived methods.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::field_candidates};
+/// use typefuzz::{Context, Mutate};
+/// use typefuzz::__private::{Field, ShrinkAny as _, ShrinkBox as _, ShrinkOption as _};
 /// let mut cx = Context::new(1);
-/// let mut candidates = field_candidates(&4u8, &mut cx, <u8 as Mutate>::shrink);
+/// let mut candidates = (&Field(&4u8)).shrinks(&mut cx, <u8 as Mutate>::shrink);
 /// assert_eq!(candidates.pop(), 4u8.shrink(&mut cx).first().copied());
+/// let some = Some(4u8);
+/// let mut candidates = (&Field(&some)).shrinks(&mut cx, <Option<u8> as Mutate>::shrink);
+/// let mut all = Vec::new();
+/// while let Some(candidate) = candidates.pop() {
+///     all.push(candidate);
+/// }
+/// assert_eq!(all, some.shrink(&mut cx));
 /// assert_eq!(cx.depth(), 0);
 /// ```
-pub fn field_candidates<T>(
-    value: &T,
-    cx: &mut Context,
-    shrink: fn(&T, &mut Context) -> Vec<T>,
-) -> Vec<T> {
-    // `Context::descend` without its closure (one instantiation fewer per field type).
-    let saved_size = cx.enter(0);
-    let mut candidates = shrink(value, cx);
-    cx.leave(saved_size);
-    reverse(&mut candidates);
-    candidates
+pub struct Field<'a, T>(pub &'a T);
+
+/// Any field's shrink candidates (see [`Field`]): `shrink`'s, last first, for `pop`.
+pub trait ShrinkAny<T> {
+    /// The field's shrink candidates from `shrink`, run one level down at size 0.
+    fn shrinks(&self, cx: &mut Context, shrink: fn(&T, &mut Context) -> Vec<T>) -> Vec<T>;
+}
+
+impl<T> ShrinkAny<T> for &Field<'_, T> {
+    fn shrinks(&self, cx: &mut Context, shrink: fn(&T, &mut Context) -> Vec<T>) -> Vec<T> {
+        // `Context::descend` without its closure (one instantiation fewer per field type).
+        let saved_size = cx.enter(0);
+        let mut candidates = shrink(self.0, cx);
+        cx.leave(saved_size);
+        reverse(&mut candidates);
+        candidates
+    }
+}
+
+/// An `Option` field's shrink candidates (see [`Field`]).
+pub trait ShrinkOption<T> {
+    /// `None`, then the payload's own candidates in `Some`: what `Option::shrink` returns, run
+    /// one level down at size 0. `shrink` (`Option<T>`'s) is not called.
+    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> OptionShrinks<T>;
+}
+
+impl<T: Mutate> ShrinkOption<T> for Field<'_, Option<T>> {
+    fn shrinks<S>(&self, cx: &mut Context, _: S) -> OptionShrinks<T> {
+        let saved_size = cx.enter(0);
+        let (none, mut payload) = match self.0 {
+            None => (false, Vec::new()),
+            Some(payload) => (true, payload.shrink(cx)),
+        };
+        cx.leave(saved_size);
+        reverse(&mut payload);
+        OptionShrinks { none, payload }
+    }
+}
+
+/// The candidates [`ShrinkOption::shrinks`] hands out.
+pub struct OptionShrinks<T> {
+    /// `None` is still to come.
+    none: bool,
+    /// The payload's candidates, last first.
+    payload: Vec<T>,
+}
+
+impl<T> OptionShrinks<T> {
+    /// The next candidate, in `Option::shrink`'s order.
+    pub fn pop(&mut self) -> Option<Option<T>> {
+        if self.none {
+            self.none = false;
+            return Some(None);
+        }
+        match self.payload.pop() {
+            Some(payload) => Some(Some(payload)),
+            None => None,
+        }
+    }
+}
+
+/// A `Box` field's shrink candidates (see [`Field`]).
+pub trait ShrinkBox<T> {
+    /// The boxed value's own candidates, boxed: what `Box::shrink` returns, run one level down
+    /// at size 0. `shrink` (`Box<T>`'s) is not called.
+    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> BoxShrinks<T>;
+}
+
+impl<T: Mutate> ShrinkBox<T> for Field<'_, Box<T>> {
+    fn shrinks<S>(&self, cx: &mut Context, _: S) -> BoxShrinks<T> {
+        let saved_size = cx.enter(0);
+        let mut candidates = (**self.0).shrink(cx);
+        cx.leave(saved_size);
+        reverse(&mut candidates);
+        BoxShrinks(candidates)
+    }
+}
+
+/// The candidates [`ShrinkBox::shrinks`] hands out: the boxed value's, last first.
+pub struct BoxShrinks<T>(Vec<T>);
+
+impl<T> BoxShrinks<T> {
+    /// The next candidate, in `Box::shrink`'s order.
+    pub fn pop(&mut self) -> Option<Box<T>> {
+        match self.0.pop() {
+            Some(candidate) => Some(Box::new(candidate)),
+            None => None,
+        }
+    }
 }
 
 /// Reverses `items` in place, so that `pop` hands them out in their original order: how shrink

@@ -200,7 +200,7 @@ pub fn with_crate_path(tokens: TokenStream, krate: &syn::Path) -> TokenStream {
 fn is_path_segment(tree: &TokenTree) -> bool {
     const BEFORE_ABSOLUTE_PATHS: &[&str] = &[
         "as", "break", "const", "dyn", "else", "for", "if", "impl", "in", "let", "match", "move",
-        "mut", "ref", "return", "static", "unsafe", "where", "while",
+        "mut", "ref", "return", "static", "unsafe", "use", "where", "while",
     ];
     match tree {
         TokenTree::Ident(ident) => !BEFORE_ABSOLUTE_PATHS.contains(&ident.to_string().as_str()),

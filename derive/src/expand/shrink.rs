@@ -34,14 +34,11 @@ pub fn expand(container: &Container) -> TokenStream {
                     quote!(::core::clone::Clone::clone(#binding))
                 }
             });
-            // `field_candidates` hands them over last first, for `pop` (no `vec::IntoIter`
-            // compiled per field type).
+            // `Field::shrinks` hands them out in order by `pop` (no `vec::IntoIter` compiled
+            // per field type, and no `Vec` of candidates at all for `Option` and `Box` fields).
             quote! {
-                let mut __candidates = ::typefuzz::__private::field_candidates(
-                    #binding,
-                    __cx,
-                    <#ty as ::typefuzz::Mutate>::shrink,
-                );
+                let mut __candidates = (&::typefuzz::__private::Field(#binding))
+                    .shrinks(__cx, <#ty as ::typefuzz::Mutate>::shrink);
                 while let ::core::option::Option::Some(__candidate) = __candidates.pop() {
                     __out.push(#value);
                 }
@@ -53,6 +50,7 @@ pub fn expand(container: &Container) -> TokenStream {
     // candidates.
     let arms = quote! {
         if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
+            use ::typefuzz::__private::{ShrinkAny as _, ShrinkBox as _, ShrinkOption as _};
             #arms
         }
     };
