@@ -416,13 +416,22 @@ fn own_types_named_like_std_wrappers_shrink_as_themselves() {
     let candidates = holder.shrink(&mut cx);
     let mut expected = Vec::new();
     for maybe in holder.maybe.shrink(&mut cx) {
-        expected.push(Holder { maybe, ..holder.clone() });
+        expected.push(Holder {
+            maybe,
+            ..holder.clone()
+        });
     }
     for boxed in holder.boxed.shrink(&mut cx) {
-        expected.push(Holder { boxed, ..holder.clone() });
+        expected.push(Holder {
+            boxed,
+            ..holder.clone()
+        });
     }
     for std in holder.std.shrink(&mut cx) {
-        expected.push(Holder { std, ..holder.clone() });
+        expected.push(Holder {
+            std,
+            ..holder.clone()
+        });
     }
     assert_eq!(candidates, expected);
     exercise::<Holder>(20);

@@ -104,8 +104,6 @@ pub fn expand(container: &Container) -> TokenStream {
         }
     } else {
         quote! {
-            let __drop: &[::core::primitive::u8] = &[];
-            let __grow: &[::core::primitive::u8] = &[];
             let __candidates = ::typefuzz::__private::Candidates {
                 recursive: __FIELDS[__variant] as ::core::primitive::usize,
                 subterm: #subterms,
@@ -113,22 +111,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 grow: 0,
                 regenerate: false,
             };
-            let __transition = |__this: &mut Self, __to: ::core::primitive::usize, __cx: &mut ::typefuzz::Context| {};
         }
-    };
-    // Regenerating a struct is redundant with mutating its fields; for enums it is a restart.
-    let regenerate_arm = if container.is_enum {
-        quote! {
-            ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
-                __cx.record(::typefuzz::Operator::Regenerate);
-                let __size = ::typefuzz::__private::regenerate_size(__cx);
-                let __fresh: Self = __cx.generate_sized(__size);
-                ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
-            }
-        }
-    } else {
-        // Not a candidate for structs (`regenerate: false` above).
-        quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
     };
 
     // A recursive type grows by wrapping the value (`__private::wrap`, subterm's inverse) three
@@ -149,6 +132,28 @@ pub fn expand(container: &Container) -> TokenStream {
     } else {
         switch
     };
+    // Constructor drop and grow, and regeneration (a restart for an enum, redundant with
+    // mutating the fields for a struct), only for enums: a struct has no candidate for them
+    // (the counts above are 0), and leaving their arms out spares it `wrap`'s instantiation.
+    let constructor_arms = if container.is_enum {
+        quote! {
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
+                __cx.record(::typefuzz::Operator::ConstructorDrop);
+                __transition(self, __drop[__k] as ::core::primitive::usize, __cx);
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
+                #grow_arm
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
+                __cx.record(::typefuzz::Operator::Regenerate);
+                let __size = ::typefuzz::__private::regenerate_size(__cx);
+                let __fresh: Self = __cx.generate_sized(__size);
+                ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
+            }
+        }
+    } else {
+        quote!(::core::option::Option::Some(_) => {})
+    };
 
     quote! {
         const __FIELDS: &[#index_type] = #field_counts;
@@ -166,14 +171,7 @@ pub fn expand(container: &Container) -> TokenStream {
                     ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
                 }
             }
-            ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
-                __cx.record(::typefuzz::Operator::ConstructorDrop);
-                __transition(self, __drop[__k] as ::core::primitive::usize, __cx);
-            }
-            ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
-                #grow_arm
-            }
-            #regenerate_arm
+            #constructor_arms
         }
     }
 }
