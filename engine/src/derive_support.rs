@@ -1,6 +1,7 @@
 //! Helpers for the code `#[derive(Mutate)]` generates: operator choice, variant choice, sizes.
 
 use crate::feedback::structure::Structure;
+pub use crate::mutate::vec::SequenceShrinks;
 use crate::{Context, Mutate};
 
 /// Past this depth a mutation stops descending into fields (it still applies the operators that
@@ -251,13 +252,14 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
 
 /// A field, as the derived `shrink` asks for its shrink candidates:
 /// `(&Field(field)).shrinks(cx, <Type as Mutate>::shrink)`, with [`ShrinkAny`],
-/// [`ShrinkOption`] and [`ShrinkBox`] in scope. The method call picks the impl by the field's
-/// type: an `Option` or a `Box` field gets its candidates without their being collected as a
-/// `Vec<Option<T>>` or `Vec<Box<T>>` (whose `push`, `pop`, growth and drop glue would be
-/// compiled once per such field type; the derive names no wrapper type itself, so a type of its
-/// own called `Option` or `Box` still takes the general path), any other field through
-/// `shrink`. The receiver is `&Field`: the `Option` and `Box` impls match it as it is, the
-/// general one only by auto-reference, which method lookup tries last.
+/// [`ShrinkOption`], [`ShrinkBox`] and [`ShrinkVec`] in scope. The method call picks the impl by
+/// the field's type: an `Option`, `Box` or `Vec` field gets its candidates without their being
+/// collected as a `Vec<Option<T>>`, `Vec<Box<T>>` or `Vec<Vec<T>>` (whose `push`, `pop`, growth
+/// and drop glue would be compiled once per such field type; the derive names no wrapper type
+/// itself, so a type of the user's own called `Option`, `Box` or `Vec` still takes the general
+/// path), any other field through `shrink`. The receiver is `&Field`: the `Option`, `Box` and
+/// `Vec` impls match it as it is, the general one only by auto-reference, which method lookup
+/// tries last.
 ///
 /// Either way the candidates are `shrink`'s, in its order, computed one level down at size 0,
 /// and handed out by `pop`: the derive loops over them inline, so each field costs a loop in
@@ -267,7 +269,7 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
 ///
 /// ```
 /// use typefuzz::{Context, Mutate};
-/// use typefuzz::__private::{Field, ShrinkAny as _, ShrinkBox as _, ShrinkOption as _};
+/// use typefuzz::__private::{Field, ShrinkAny as _, ShrinkBox as _, ShrinkOption as _, ShrinkVec as _};
 /// let mut cx = Context::new(1);
 /// let mut candidates = (&Field(&4u8)).shrinks(&mut cx, <u8 as Mutate>::shrink);
 /// assert_eq!(candidates.pop(), 4u8.shrink(&mut cx).first().copied());
@@ -278,6 +280,9 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
 ///     all.push(candidate);
 /// }
 /// assert_eq!(all, some.shrink(&mut cx));
+/// let list = vec![3u8, 0];
+/// let mut candidates = (&Field(&list)).shrinks(&mut cx, <Vec<u8> as Mutate>::shrink);
+/// assert_eq!(candidates.pop(), list.shrink(&mut cx).first().cloned());
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub struct Field<'a, T>(pub &'a T);
@@ -355,6 +360,22 @@ impl<T: Mutate> ShrinkBox<T> for Field<'_, Box<T>> {
         cx.leave(saved_size);
         reverse(&mut candidates);
         BoxShrinks(candidates)
+    }
+}
+
+/// A `Vec` field's shrink candidates (see [`Field`]).
+pub trait ShrinkVec<'a, T> {
+    /// What `Vec::shrink` returns, run one level down at size 0, each shorter or replaced copy
+    /// made only when it is taken. `shrink` (`Vec<T>`'s) is not called.
+    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> SequenceShrinks<'a, T>;
+}
+
+impl<'a, T: Mutate> ShrinkVec<'a, T> for Field<'a, Vec<T>> {
+    fn shrinks<S>(&self, cx: &mut Context, _: S) -> SequenceShrinks<'a, T> {
+        let saved_size = cx.enter(0);
+        let shrinks = SequenceShrinks::new(self.0, cx);
+        cx.leave(saved_size);
+        shrinks
     }
 }
 

@@ -50,7 +50,9 @@ pub fn expand(container: &Container) -> TokenStream {
     // candidates.
     let arms = quote! {
         if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
-            use ::typefuzz::__private::{ShrinkAny as _, ShrinkBox as _, ShrinkOption as _};
+            use ::typefuzz::__private::{
+                ShrinkAny as _, ShrinkBox as _, ShrinkOption as _, ShrinkVec as _,
+            };
             #arms
         }
     };

@@ -380,26 +380,88 @@ fn clone_without<T: Clone>(items: &[T], removed: core::ops::Range<usize>) -> Vec
     out
 }
 
-fn shrink_elements<T: Mutate>(items: &[T], cx: &mut Context) -> Vec<Vec<T>> {
-    let len = items.len();
-    let mut out = Vec::new();
-    if len == 0 {
-        return out;
-    }
-    for removed in chunk_removals(len) {
-        out.push(clone_without(items, removed));
-    }
-    let per_element = (SHRINK_ELEMENT_BUDGET / len).max(SHRINK_PER_ELEMENT);
-    for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
-        let mut candidates = items[index].shrink(cx);
-        candidates.truncate(per_element);
-        // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per element type.
-        crate::__private::reverse(&mut candidates);
-        while let Some(candidate) = candidates.pop() {
-            let mut replaced = clone_without(items, 0..0);
-            replaced[index] = candidate;
-            out.push(replaced);
+/// A sequence's shrink candidates, handed out in order by [`pop`](Self::pop): the removals of
+/// [`chunk_removals`], then each of the first [`SHRINK_ELEMENT_BUDGET`] elements replaced by
+/// each of its own first candidates (at least [`SHRINK_PER_ELEMENT`] each, the budget spread
+/// over the elements). The elements' candidates are computed up front (they need the
+/// [`Context`]), each shorter or replaced copy only when it is taken, so that a `Vec` field of a
+/// derived type gets its candidates without a `Vec<Vec<T>>` of them (whose `push`, `pop`,
+/// growth and drop glue would be compiled once per element type; see
+/// [`Field`](crate::__private::Field)); `Vec::shrink` collects them.
+pub struct SequenceShrinks<'a, T> {
+    items: &'a [T],
+    /// Index ranges still to remove, last first.
+    removals: Vec<core::ops::Range<usize>>,
+    /// Indices of the elements still to replace, last first, one per candidate.
+    indices: Vec<usize>,
+    /// Their candidates, last first.
+    candidates: Vec<T>,
+}
+
+impl<'a, T: Mutate> SequenceShrinks<'a, T> {
+    pub(crate) fn new(items: &'a [T], cx: &mut Context) -> Self {
+        let len = items.len();
+        let mut indices = Vec::new();
+        let mut candidates = Vec::new();
+        if len > 0 {
+            let per_element = (SHRINK_ELEMENT_BUDGET / len).max(SHRINK_PER_ELEMENT);
+            for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
+                let mut own = items[index].shrink(cx);
+                own.truncate(per_element);
+                // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per type.
+                crate::__private::reverse(&mut own);
+                while let Some(candidate) = own.pop() {
+                    indices.push(index);
+                    candidates.push(candidate);
+                }
+            }
         }
+        crate::__private::reverse(&mut candidates);
+        SequenceShrinks {
+            items,
+            removals: removals_last_first(len),
+            indices: last_first(indices),
+            candidates,
+        }
+    }
+}
+
+impl<T: Clone> SequenceShrinks<'_, T> {
+    /// The next candidate.
+    pub fn pop(&mut self) -> Option<Vec<T>> {
+        if let Some(removed) = self.removals.pop() {
+            return Some(clone_without(self.items, removed));
+        }
+        // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
+        match (self.indices.pop(), self.candidates.pop()) {
+            (Some(index), Some(candidate)) => {
+                let mut replaced = clone_without(self.items, 0..0);
+                replaced[index] = candidate;
+                Some(replaced)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// [`chunk_removals`], last first (for `pop`); compiled once.
+fn removals_last_first(len: usize) -> Vec<core::ops::Range<usize>> {
+    let mut removals = chunk_removals(len);
+    removals.reverse();
+    removals
+}
+
+/// `indices`, reversed; compiled once.
+fn last_first(mut indices: Vec<usize>) -> Vec<usize> {
+    indices.reverse();
+    indices
+}
+
+/// `SequenceShrinks`' candidates, collected: what `shrink` returns.
+fn collect_shrinks<T: Mutate>(mut shrinks: SequenceShrinks<'_, T>) -> Vec<Vec<T>> {
+    let mut out = Vec::new();
+    while let Some(candidate) = shrinks.pop() {
+        out.push(candidate);
     }
     out
 }
@@ -497,7 +559,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        shrink_elements(self, cx)
+        collect_shrinks(SequenceShrinks::new(self, cx))
     }
 
     // By index: a `for` over `&Vec<T>` would compile `slice::Iter` once more per element type.
@@ -568,12 +630,11 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         let mut copy = self.clone();
+        let mut shrinks = SequenceShrinks::new(copy.make_contiguous(), cx);
         let mut out = Vec::new();
-        super::pointer::wrap_each(
-            &mut out,
-            shrink_elements(copy.make_contiguous(), cx),
-            VecDeque::from,
-        );
+        while let Some(candidate) = shrinks.pop() {
+            out.push(VecDeque::from(candidate));
+        }
         out
     }
 
