@@ -151,18 +151,15 @@ impl<T> Sequence<T> for Vec<T> {
         rotate_bytes(element_bytes(self, index), size, Rotation::Right);
     }
     fn remove_range(&mut self, start: usize, count: usize) {
-        assert!(
-            start + count <= self.len(),
-            "removed range within the vector"
-        );
-        // The removed run moves to the end, in order, and is dropped there.
+        // The removed run moves to the end, in order, and is dropped there (`rotate_left`
+        // panics on a run past the end, as `drain` would).
         let size = core::mem::size_of::<T>();
         rotate_bytes(element_bytes(self, start), count * size, Rotation::Left);
         self.truncate(self.len() - count);
     }
     fn swap_at(&mut self, a: usize, b: usize) {
+        // Slicing in `swap_bytes` panics on an index past the end, as `swap` would.
         let (low, high) = (a.min(b), a.max(b));
-        assert!(high < self.len(), "swapped elements within the vector");
         let size = core::mem::size_of::<T>();
         swap_bytes(element_bytes(self, low), (high - low) * size, size);
     }
@@ -175,19 +172,37 @@ impl<T> Sequence<T> for Vec<T> {
 /// and [`swap_bytes`], which only ever permute whole elements.
 fn element_bytes<T>(items: &mut Vec<T>, start: usize) -> &mut [MaybeUninit<u8>] {
     let len = items.len();
-    assert!(start <= len, "element range within the vector");
-    let size = core::mem::size_of::<T>();
-    // SAFETY: elements `start..len` are initialized and occupy the `(len - start) * size` bytes
-    // from element `start` (`start <= len`, so the offset stays in the allocation), borrowed
-    // mutably through `items` for the returned lifetime. `MaybeUninit<u8>` accepts any byte,
-    // padding included; callers move whole elements only (by multiples of `size`), so every
-    // element stays whole and initialized.
+    // SAFETY: the vector's `len` initialized elements of `size_of::<T>()` bytes each start at
+    // its pointer, borrowed mutably through `items` for the returned lifetime.
     unsafe {
-        core::slice::from_raw_parts_mut(
-            items.as_mut_ptr().add(start).cast::<MaybeUninit<u8>>(),
-            (len - start) * size,
+        bytes_from(
+            items.as_mut_ptr().cast(),
+            len,
+            core::mem::size_of::<T>(),
+            start,
         )
     }
+}
+
+/// The bytes of elements `start..len` of the `len` elements of `size` bytes at `elements`;
+/// compiled once (the generic part of [`element_bytes`] is the pointer and the sizes).
+///
+/// # Safety
+///
+/// `elements` must point to `len` initialized elements of `size` bytes, valid for reads and
+/// writes, and not otherwise accessed for the returned lifetime.
+unsafe fn bytes_from<'a>(
+    elements: *mut MaybeUninit<u8>,
+    len: usize,
+    size: usize,
+    start: usize,
+) -> &'a mut [MaybeUninit<u8>] {
+    assert!(start <= len, "element range within the vector");
+    // SAFETY: elements `start..len` occupy the `(len - start) * size` bytes from element
+    // `start` (`start <= len`, so the offset stays in the allocation). `MaybeUninit<u8>`
+    // accepts any byte, padding included; callers move whole elements only (by multiples of
+    // `size`), so every element stays whole and initialized.
+    unsafe { core::slice::from_raw_parts_mut(elements.add(start * size), (len - start) * size) }
 }
 
 /// Which way [`rotate_bytes`] turns.
