@@ -472,21 +472,43 @@ struct Walk {
     stop_at_bottom: bool,
 }
 
+/// What one read-only pass over the subterms of a value does for each of them.
+enum Visit<'a, T> {
+    /// Count it ([`count_subterms`]).
+    Count(&'a mut usize),
+    /// Push a clone of it ([`clone_subterms`]).
+    Clone(&'a mut Vec<T>),
+    /// [`walk`] it, this many levels down.
+    Walk(&'a mut Walk, usize),
+}
+
+/// Calls [`Mutate::visit_subterms`] on `value` with one closure that does what `visit` says:
+/// the read-only subterm walks of [`walk`] (so [`deeper_than`] and [`count_nodes`]),
+/// [`count_subterms`] and [`clone_subterms`] share it, so that a recursive type compiles one
+/// visitor closure (with its `FnOnce` shims) for the three instead of one each. The choice
+/// costs a `match` per subterm, no call.
+fn visit_subterms_with<T: Mutate>(value: &T, mut visit: Visit<'_, T>) {
+    value.visit_subterms(&mut |subterm| match &mut visit {
+        Visit::Count(count) => **count += 1,
+        Visit::Clone(out) => out.push(subterm.clone()),
+        Visit::Walk(state, levels) => {
+            if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
+                walk(subterm, *levels, state);
+            }
+        }
+    });
+}
+
 /// Visits `value` and its same-type descendants (through [`Mutate::visit_subterms`]) depth-first
 /// in preorder, at most `levels` levels below `value`, while `state.left > 0`. The read-only
-/// subterm walk of [`deeper_than`] and [`count_nodes`]: a recursive type compiles one visitor
-/// closure for both.
+/// subterm walk of [`deeper_than`] and [`count_nodes`].
 fn walk<T: Mutate>(value: &T, levels: usize, state: &mut Walk) {
     state.left -= 1;
     if levels == 0 {
         state.bottom = true;
         return;
     }
-    value.visit_subterms(&mut |subterm| {
-        if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
-            walk(subterm, levels - 1, state);
-        }
-    });
+    visit_subterms_with(value, Visit::Walk(state, levels - 1));
 }
 
 /// Counts the subterms of `value` visited by [`Mutate::visit_subterms`].
@@ -499,10 +521,8 @@ fn walk<T: Mutate>(value: &T, levels: usize, state: &mut Walk) {
 /// assert_eq!(count_subterms(&tree), 2);
 /// ```
 pub fn count_subterms<T: Mutate>(value: &T) -> usize {
-    // Its own closure rather than `walk`: every derived mutation counts the subterms, and a
-    // call per subterm would cost time there.
     let mut count = 0;
-    value.visit_subterms(&mut |_| count += 1);
+    visit_subterms_with(value, Visit::Count(&mut count));
     count
 }
 
@@ -584,10 +604,9 @@ pub fn clone_descendants<T: Mutate>(value: &T, out: &mut Vec<T>) {
     }
 }
 
-/// Pushes a clone of each subterm of `value` onto `out` (one visitor closure per type for both
-/// of [`clone_descendants`]' walks).
+/// Pushes a clone of each subterm of `value` onto `out` (both of [`clone_descendants`]' walks).
 fn clone_subterms<T: Mutate>(value: &T, out: &mut Vec<T>) {
-    value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
+    visit_subterms_with(value, Visit::Clone(out));
 }
 
 /// Is `value` nested more than `limit` levels deep through its own subterms? Recursion is
