@@ -599,7 +599,12 @@ pub fn clone_descendants<T: Mutate>(value: &T, out: &mut Vec<T>) {
         clone_subterms(&out[next], &mut found);
         let room = MAX_SHRINK_DESCENDANTS - (out.len() - first);
         found.truncate(room);
-        out.append(&mut found);
+        // Moved over in order by `pop` after a `reverse`, as shrink candidates are: `append`
+        // would be compiled once more per type.
+        reverse(&mut found);
+        while let Some(descendant) = found.pop() {
+            out.push(descendant);
+        }
         next += 1;
     }
 }
