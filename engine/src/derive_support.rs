@@ -231,10 +231,9 @@ pub fn structure_field<T>(
 }
 
 /// Mutates a field with `mutate` (its type's `Mutate::mutate`) one level down (the size budget
-/// minus the node itself): what the derived `mutate` does for the recursive operator. One
-/// generic helper per field type keeps the expansion to one call per field instead of one
-/// closure per field. The derive passes `<Field as Mutate>::mutate`, so a field type without
-/// `Mutate` is reported there, once, like in the other derived methods.
+/// minus the node itself): what the recursive operator does to an element of the engine's
+/// containers (the derive brackets its whole match over fields with [`enter_field`] and
+/// [`leave_field`] instead).
 ///
 /// ```
 /// use typefuzz::{Context, Mutate, __private::mutate_field};
@@ -244,9 +243,33 @@ pub fn structure_field<T>(
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut Context)) {
-    // `Context::descend` without its closure (one instantiation fewer per field type).
-    let saved_size = cx.enter(cx.size().saturating_sub(1));
+    // `Context::descend` without its closure (one instantiation fewer per element type).
+    let saved_size = enter_field(cx);
     mutate(value, cx);
+    leave_field(cx, saved_size);
+}
+
+/// Enters the level the derived `mutate` mutates a field at (the size budget minus the node
+/// itself; [`mutate_field`]'s `enter`), returning the size [`leave_field`] restores. The derive
+/// brackets its match over fields with the two, so each field costs a direct call to its
+/// type's `Mutate::mutate` rather than an instantiation of [`mutate_field`] per field type.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::{enter_field, leave_field}};
+/// let mut cx = Context::new(1);
+/// let mut x = 7u8;
+/// let saved = enter_field(&mut cx);
+/// assert_eq!(cx.depth(), 1);
+/// x.mutate(&mut cx);
+/// leave_field(&mut cx, saved);
+/// assert_eq!(cx.depth(), 0);
+/// ```
+pub fn enter_field(cx: &mut Context) -> usize {
+    cx.enter(cx.size().saturating_sub(1))
+}
+
+/// Leaves the level [`enter_field`] entered, restoring the size it returned.
+pub fn leave_field(cx: &mut Context, saved_size: usize) {
     cx.leave(saved_size);
 }
 

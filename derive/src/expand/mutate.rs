@@ -64,12 +64,13 @@ pub fn expand(container: &Container) -> TokenStream {
         let arms = variant.active_fields().enumerate().map(|(index, field)| {
             let binding = &field.binding;
             let ty = field.ty;
+            // One level down (`__private::enter_field` around the match below).
             let call = match &field.attrs.with {
                 Some(path) => quote_spanned! {field.ty_span()=>
-                    __cx.descend(__cx.size().saturating_sub(1), |__cx| #path::mutate(#binding, __cx))
+                    #path::mutate(#binding, __cx)
                 },
                 None => quote_spanned! {field.ty_span()=>
-                    ::typefuzz::__private::mutate_field(#binding, __cx, <#ty as ::typefuzz::Mutate>::mutate)
+                    <#ty as ::typefuzz::Mutate>::mutate(#binding, __cx)
                 },
             };
             quote!(#index => #call,)
@@ -163,7 +164,9 @@ pub fn expand(container: &Container) -> TokenStream {
             ::core::option::Option::None => {}
             ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
                 __cx.record(::typefuzz::Operator::Recursive);
+                let __saved = ::typefuzz::__private::enter_field(__cx);
                 #recursive_arms
+                ::typefuzz::__private::leave_field(__cx, __saved);
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);
