@@ -357,6 +357,7 @@ pub struct OptionShrinks<T> {
 
 impl<T> OptionShrinks<T> {
     /// The next candidate, in `Option::shrink`'s order.
+    #[allow(clippy::manual_map)] // `map` would be compiled once more per payload type
     pub fn pop(&mut self) -> Option<Option<T>> {
         if self.none {
             self.none = false;
@@ -407,6 +408,7 @@ pub struct BoxShrinks<T>(Vec<T>);
 
 impl<T> BoxShrinks<T> {
     /// The next candidate, in `Box::shrink`'s order.
+    #[allow(clippy::manual_map)] // `map` would be compiled once more per boxed type
     pub fn pop(&mut self) -> Option<Box<T>> {
         match self.0.pop() {
             Some(candidate) => Some(Box::new(candidate)),

@@ -418,8 +418,10 @@ impl<'a, T: Mutate> SequenceShrinks<'a, T> {
         let len = items.len();
         let mut indices = Vec::new();
         let mut candidates = Vec::new();
-        if len > 0 {
-            let per_element = (SHRINK_ELEMENT_BUDGET / len).max(SHRINK_PER_ELEMENT);
+        // `None` for an empty sequence: no element to replace.
+        if let Some(share) = SHRINK_ELEMENT_BUDGET.checked_div(len) {
+            let per_element = share.max(SHRINK_PER_ELEMENT);
+            #[allow(clippy::needless_range_loop)] // an iterator would be compiled per element type
             for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
                 let mut own = items[index].shrink(cx);
                 own.truncate(per_element);
