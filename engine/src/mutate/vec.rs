@@ -396,9 +396,9 @@ fn clone_without<T: Clone>(items: &[T], removed: core::ops::Range<usize>) -> Vec
 }
 
 /// A sequence's shrink candidates, handed out in order by [`pop`](Self::pop): the removals of
-/// [`chunk_removals`], then each of the first [`SHRINK_ELEMENT_BUDGET`] elements replaced by
-/// each of its own first candidates (at least [`SHRINK_PER_ELEMENT`] each, the budget spread
-/// over the elements). The elements' candidates are computed up front (they need the
+/// `chunk_removals` (everything, then halves, quarters, ... down to single elements), then each
+/// of the first `SHRINK_ELEMENT_BUDGET` (256) elements replaced by each of its own first
+/// candidates (at least `SHRINK_PER_ELEMENT` (4) each, the budget spread over the elements). The elements' candidates are computed up front (they need the
 /// [`Context`]), each shorter or replaced copy only when it is taken, so that a `Vec` field of a
 /// derived type gets its candidates without a `Vec<Vec<T>>` of them (whose `push`, `pop`,
 /// growth and drop glue would be compiled once per element type; see
