@@ -384,6 +384,81 @@ fn hostile_scope_shadowing_prelude_names() {
     exercise::<hostile::Hostile>(100);
 }
 
+/// Types of the user's own called `Option`, `Box` and `Vec`: the derived `shrink` takes their
+/// fields' candidates from their own `shrink` (the std wrappers' shortcut does not apply to
+/// them), and std wrapper fields get what their own `shrink` gives.
+mod own_wrappers {
+    #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+    pub struct Option<T>(pub T);
+
+    #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+    pub enum Box<T> {
+        Empty,
+        Full(T),
+    }
+
+    #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+    pub struct Vec<T> {
+        pub first: T,
+    }
+
+    #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
+    pub struct Holder {
+        pub maybe: Option<u8>,
+        pub boxed: Box<u8>,
+        pub list: Vec<u8>,
+        pub std: ::std::option::Option<::std::boxed::Box<u8>>,
+        pub std_list: ::std::vec::Vec<u8>,
+    }
+}
+
+#[test]
+fn own_types_named_like_std_wrappers_shrink_as_themselves() {
+    use own_wrappers::{Box as OwnBox, Holder, Option as OwnOption, Vec as OwnVec};
+    let holder = Holder {
+        maybe: OwnOption(7),
+        boxed: OwnBox::Full(9),
+        list: OwnVec { first: 4 },
+        std: Some(Box::new(5)),
+        std_list: vec![6, 0, 2],
+    };
+    let mut cx = Context::new(3);
+    let candidates = holder.shrink(&mut cx);
+    let mut expected = Vec::new();
+    for maybe in holder.maybe.shrink(&mut cx) {
+        expected.push(Holder {
+            maybe,
+            ..holder.clone()
+        });
+    }
+    for boxed in holder.boxed.shrink(&mut cx) {
+        expected.push(Holder {
+            boxed,
+            ..holder.clone()
+        });
+    }
+    for list in holder.list.shrink(&mut cx) {
+        expected.push(Holder {
+            list,
+            ..holder.clone()
+        });
+    }
+    for std in holder.std.shrink(&mut cx) {
+        expected.push(Holder {
+            std,
+            ..holder.clone()
+        });
+    }
+    for std_list in holder.std_list.shrink(&mut cx) {
+        expected.push(Holder {
+            std_list,
+            ..holder.clone()
+        });
+    }
+    assert_eq!(candidates, expected);
+    exercise::<Holder>(20);
+}
+
 #[derive(Clone, Debug, PartialEq, Mutate)]
 enum List {
     Cons(u8, Box<List>),

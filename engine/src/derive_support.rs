@@ -1,6 +1,7 @@
 //! Helpers for the code `#[derive(Mutate)]` generates: operator choice, variant choice, sizes.
 
 use crate::feedback::structure::Structure;
+pub use crate::mutate::vec::SequenceShrinks;
 use crate::{Context, Mutate};
 
 /// Past this depth a mutation stops descending into fields (it still applies the operators that
@@ -230,10 +231,9 @@ pub fn structure_field<T>(
 }
 
 /// Mutates a field with `mutate` (its type's `Mutate::mutate`) one level down (the size budget
-/// minus the node itself): what the derived `mutate` does for the recursive operator. One
-/// generic helper per field type keeps the expansion to one call per field instead of one
-/// closure per field. The derive passes `<Field as Mutate>::mutate`, so a field type without
-/// `Mutate` is reported there, once, like in the other derived methods.
+/// minus the node itself): what the recursive operator does to an element of the engine's
+/// containers (the derive brackets its whole match over fields with [`enter_field`] and
+/// [`leave_field`] instead).
 ///
 /// ```
 /// use typefuzz::{Context, Mutate, __private::mutate_field};
@@ -243,36 +243,226 @@ pub fn structure_field<T>(
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut Context)) {
-    // `Context::descend` without its closure (one instantiation fewer per field type).
-    let saved_size = cx.enter(cx.size().saturating_sub(1));
+    // `Context::descend` without its closure (one instantiation fewer per element type).
+    let saved_size = enter_field(cx);
     mutate(value, cx);
+    leave_field(cx, saved_size);
+}
+
+/// Enters the level the derived `mutate` mutates a field at (the size budget minus the node
+/// itself; [`mutate_field`]'s `enter`), returning the size [`leave_field`] restores. The derive
+/// brackets its match over fields with the two, so each field costs a direct call to its
+/// type's `Mutate::mutate` rather than an instantiation of [`mutate_field`] per field type.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::{enter_field, leave_field}};
+/// let mut cx = Context::new(1);
+/// let mut x = 7u8;
+/// let saved = enter_field(&mut cx);
+/// assert_eq!(cx.depth(), 1);
+/// x.mutate(&mut cx);
+/// leave_field(&mut cx, saved);
+/// assert_eq!(cx.depth(), 0);
+/// ```
+pub fn enter_field(cx: &mut Context) -> usize {
+    cx.enter(cx.size().saturating_sub(1))
+}
+
+/// Leaves the level [`enter_field`] entered, restoring the size it returned.
+pub fn leave_field(cx: &mut Context, saved_size: usize) {
     cx.leave(saved_size);
 }
 
-/// The shrink candidates of a field, from `shrink` (its type's `Mutate::shrink`) run one level
-/// down at size 0: what the derived `shrink` puts back, one by one, into copies of the value
-/// holding the field. The derive loops over them inline, so each field costs a loop in the
-/// derived `shrink` instead of a closure (with its `FnOnce` shims); this helper is compiled once
-/// per field type. The derive passes `<Field as Mutate>::shrink`, so a field type without
-/// `Mutate` is reported there, once, like in the other derived methods.
+/// A field, as the derived `shrink` asks for its shrink candidates:
+/// `(&Field(field)).shrinks(cx, <Type as Mutate>::shrink)`, with [`ShrinkAny`],
+/// [`ShrinkOption`], [`ShrinkBox`] and [`ShrinkVec`] in scope. The method call picks the impl by
+/// the field's type: an `Option`, `Box` or `Vec` field gets its candidates without their being
+/// collected as a `Vec<Option<T>>`, `Vec<Box<T>>` or `Vec<Vec<T>>` (whose `push`, `pop`, growth
+/// and drop glue would be compiled once per such field type; the derive names no wrapper type
+/// itself, so a type of the user's own called `Option`, `Box` or `Vec` still takes the general
+/// path), any other field through `shrink`. The receiver is `&Field`: the `Option`, `Box` and
+/// `Vec` impls match it as it is, the general one only by auto-reference, which method lookup
+/// tries last.
+///
+/// Either way the candidates are `shrink`'s, in its order, computed one level down at size 0,
+/// and handed out by `pop`: the derive loops over them inline, so each field costs a loop in
+/// the derived `shrink` instead of a closure (with its `FnOnce` shims). The derive passes
+/// `<Field as Mutate>::shrink`, so a field type without `Mutate` is reported there, once, like
+/// in the other derived methods.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::field_candidates};
+/// use typefuzz::{Context, Mutate};
+/// use typefuzz::__private::{Field, ShrinkAny as _, ShrinkBox as _, ShrinkOption as _, ShrinkVec as _};
 /// let mut cx = Context::new(1);
-/// let candidates = field_candidates(&4u8, &mut cx, <u8 as Mutate>::shrink);
-/// assert!(candidates.contains(&0));
+/// let mut candidates = (&Field(&4u8)).shrinks(&mut cx, <u8 as Mutate>::shrink);
+/// assert_eq!(candidates.pop(), 4u8.shrink(&mut cx).first().copied());
+/// let some = Some(4u8);
+/// let mut candidates = (&Field(&some)).shrinks(&mut cx, <Option<u8> as Mutate>::shrink);
+/// let mut all = Vec::new();
+/// while let Some(candidate) = candidates.pop() {
+///     all.push(candidate);
+/// }
+/// assert_eq!(all, some.shrink(&mut cx));
+/// let list = vec![3u8, 0];
+/// let mut candidates = (&Field(&list)).shrinks(&mut cx, <Vec<u8> as Mutate>::shrink);
+/// assert_eq!(candidates.pop(), list.shrink(&mut cx).first().cloned());
 /// assert_eq!(cx.depth(), 0);
 /// ```
-pub fn field_candidates<T>(
-    value: &T,
-    cx: &mut Context,
-    shrink: fn(&T, &mut Context) -> Vec<T>,
-) -> Vec<T> {
-    // `Context::descend` without its closure (one instantiation fewer per field type).
-    let saved_size = cx.enter(0);
-    let candidates = shrink(value, cx);
-    cx.leave(saved_size);
-    candidates
+pub struct Field<'a, T>(pub &'a T);
+
+/// Any field's shrink candidates (see [`Field`]): `shrink`'s, last first, for `pop`.
+pub trait ShrinkAny<T> {
+    /// The field's shrink candidates from `shrink`, run one level down at size 0.
+    fn shrinks(&self, cx: &mut Context, shrink: fn(&T, &mut Context) -> Vec<T>) -> Vec<T>;
+}
+
+impl<T> ShrinkAny<T> for &Field<'_, T> {
+    fn shrinks(&self, cx: &mut Context, shrink: fn(&T, &mut Context) -> Vec<T>) -> Vec<T> {
+        // `Context::descend` without its closure (one instantiation fewer per field type).
+        let saved_size = cx.enter(0);
+        let mut candidates = shrink(self.0, cx);
+        cx.leave(saved_size);
+        reverse(&mut candidates);
+        candidates
+    }
+}
+
+/// An `Option` field's shrink candidates (see [`Field`]).
+pub trait ShrinkOption<T> {
+    /// `None`, then the payload's own candidates in `Some`: what `Option::shrink` returns, run
+    /// one level down at size 0. `shrink` (`Option<T>`'s) is not called.
+    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> OptionShrinks<T>;
+}
+
+impl<T: Mutate> ShrinkOption<T> for Field<'_, Option<T>> {
+    fn shrinks<S>(&self, cx: &mut Context, _: S) -> OptionShrinks<T> {
+        let saved_size = cx.enter(0);
+        let (none, mut payload) = match self.0 {
+            None => (false, Vec::new()),
+            Some(payload) => (true, payload.shrink(cx)),
+        };
+        cx.leave(saved_size);
+        reverse(&mut payload);
+        OptionShrinks { none, payload }
+    }
+}
+
+/// The candidates [`ShrinkOption::shrinks`] hands out.
+pub struct OptionShrinks<T> {
+    /// `None` is still to come.
+    none: bool,
+    /// The payload's candidates, last first.
+    payload: Vec<T>,
+}
+
+impl<T> OptionShrinks<T> {
+    /// The next candidate, in `Option::shrink`'s order.
+    #[allow(clippy::manual_map)] // `map` would be compiled once more per payload type
+    pub fn pop(&mut self) -> Option<Option<T>> {
+        if self.none {
+            self.none = false;
+            return Some(None);
+        }
+        match self.payload.pop() {
+            Some(payload) => Some(Some(payload)),
+            None => None,
+        }
+    }
+}
+
+/// A `Box` field's shrink candidates (see [`Field`]).
+pub trait ShrinkBox<T> {
+    /// The boxed value's own candidates, boxed: what `Box::shrink` returns, run one level down
+    /// at size 0. `shrink` (`Box<T>`'s) is not called.
+    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> BoxShrinks<T>;
+}
+
+impl<T: Mutate> ShrinkBox<T> for Field<'_, Box<T>> {
+    fn shrinks<S>(&self, cx: &mut Context, _: S) -> BoxShrinks<T> {
+        let saved_size = cx.enter(0);
+        let mut candidates = (**self.0).shrink(cx);
+        cx.leave(saved_size);
+        reverse(&mut candidates);
+        BoxShrinks(candidates)
+    }
+}
+
+/// A `Vec` field's shrink candidates (see [`Field`]).
+pub trait ShrinkVec<'a, T> {
+    /// What `Vec::shrink` returns, run one level down at size 0, each shorter or replaced copy
+    /// made only when it is taken. `shrink` (`Vec<T>`'s) is not called.
+    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> SequenceShrinks<'a, T>;
+}
+
+impl<'a, T: Mutate> ShrinkVec<'a, T> for Field<'a, Vec<T>> {
+    fn shrinks<S>(&self, cx: &mut Context, _: S) -> SequenceShrinks<'a, T> {
+        let saved_size = cx.enter(0);
+        let shrinks = SequenceShrinks::new(self.0, cx);
+        cx.leave(saved_size);
+        shrinks
+    }
+}
+
+/// The candidates [`ShrinkBox::shrinks`] hands out: the boxed value's, last first.
+pub struct BoxShrinks<T>(Vec<T>);
+
+impl<T> BoxShrinks<T> {
+    /// The next candidate, in `Box::shrink`'s order.
+    #[allow(clippy::manual_map)] // `map` would be compiled once more per boxed type
+    pub fn pop(&mut self) -> Option<Box<T>> {
+        match self.0.pop() {
+            Some(candidate) => Some(Box::new(candidate)),
+            None => None,
+        }
+    }
+}
+
+/// Reverses `items` in place, so that `pop` hands them out in their original order: how shrink
+/// candidates are moved out of the `Vec` a `shrink` returned without `vec::IntoIter` (whose
+/// methods and drop guard would be compiled once per candidate type). The swaps are done on
+/// bytes by one function compiled once, where `<[T]>::reverse` would be compiled per type too.
+///
+/// ```
+/// use typefuzz::__private::reverse;
+/// let mut items = vec![String::from("a"), String::from("b"), String::from("c")];
+/// reverse(&mut items);
+/// assert_eq!(items, ["c", "b", "a"]);
+/// ```
+#[inline]
+pub fn reverse<T>(items: &mut Vec<T>) {
+    // A `Vec` rather than a slice: the coercion would compile `DerefMut` once more per type.
+    let len = items.len();
+    // SAFETY: the vector's `len` elements are `len * size_of::<T>()` bytes at its pointer, which
+    // is valid for reads and writes; `reverse_bytes` swaps the bytes of element `i` with those
+    // of element `len - 1 - i` (distinct, so non-overlapping), exactly what `swap(i, len - 1 - i)`
+    // moves, and leaves every element whole.
+    unsafe {
+        reverse_bytes(
+            items.as_mut_ptr().cast::<core::mem::MaybeUninit<u8>>(),
+            len,
+            core::mem::size_of::<T>(),
+        );
+    }
+}
+
+/// Reverses the order of `len` elements of `size` bytes each starting at `start`.
+///
+/// # Safety
+///
+/// `start` must be valid for reads and writes of `len * size` bytes.
+unsafe fn reverse_bytes(start: *mut core::mem::MaybeUninit<u8>, len: usize, size: usize) {
+    for index in 0..len / 2 {
+        // SAFETY: both elements lie within the `len * size` bytes the caller vouches for, and
+        // `index < len - 1 - index`, so they do not overlap. Bytes as `MaybeUninit<u8>`: the
+        // copy is untyped, padding included.
+        unsafe {
+            core::ptr::swap_nonoverlapping(
+                start.add(index * size),
+                start.add((len - 1 - index) * size),
+                size,
+            );
+        }
+    }
 }
 
 /// Moves the value out of `slot`, leaving a value generated at size 0 in its place.
@@ -307,21 +497,43 @@ struct Walk {
     stop_at_bottom: bool,
 }
 
+/// What one read-only pass over the subterms of a value does for each of them.
+enum Visit<'a, T> {
+    /// Count it ([`count_subterms`]).
+    Count(&'a mut usize),
+    /// Push a clone of it ([`clone_subterms`]).
+    Clone(&'a mut Vec<T>),
+    /// [`walk`] it, this many levels down.
+    Walk(&'a mut Walk, usize),
+}
+
+/// Calls [`Mutate::visit_subterms`] on `value` with one closure that does what `visit` says:
+/// the read-only subterm walks of [`walk`] (so [`deeper_than`] and [`count_nodes`]),
+/// [`count_subterms`] and [`clone_subterms`] share it, so that a recursive type compiles one
+/// visitor closure (with its `FnOnce` shims) for the three instead of one each. The choice
+/// costs a `match` per subterm, no call.
+fn visit_subterms_with<T: Mutate>(value: &T, mut visit: Visit<'_, T>) {
+    value.visit_subterms(&mut |subterm| match &mut visit {
+        Visit::Count(count) => **count += 1,
+        Visit::Clone(out) => out.push(subterm.clone()),
+        Visit::Walk(state, levels) => {
+            if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
+                walk(subterm, *levels, state);
+            }
+        }
+    });
+}
+
 /// Visits `value` and its same-type descendants (through [`Mutate::visit_subterms`]) depth-first
 /// in preorder, at most `levels` levels below `value`, while `state.left > 0`. The read-only
-/// subterm walk of [`deeper_than`] and [`count_nodes`]: a recursive type compiles one visitor
-/// closure for both.
+/// subterm walk of [`deeper_than`] and [`count_nodes`].
 fn walk<T: Mutate>(value: &T, levels: usize, state: &mut Walk) {
     state.left -= 1;
     if levels == 0 {
         state.bottom = true;
         return;
     }
-    value.visit_subterms(&mut |subterm| {
-        if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
-            walk(subterm, levels - 1, state);
-        }
-    });
+    visit_subterms_with(value, Visit::Walk(state, levels - 1));
 }
 
 /// Counts the subterms of `value` visited by [`Mutate::visit_subterms`].
@@ -334,10 +546,8 @@ fn walk<T: Mutate>(value: &T, levels: usize, state: &mut Walk) {
 /// assert_eq!(count_subterms(&tree), 2);
 /// ```
 pub fn count_subterms<T: Mutate>(value: &T) -> usize {
-    // Its own closure rather than `walk`: every derived mutation counts the subterms, and a
-    // call per subterm would cost time there.
     let mut count = 0;
-    value.visit_subterms(&mut |_| count += 1);
+    visit_subterms_with(value, Visit::Count(&mut count));
     count
 }
 
@@ -414,15 +624,19 @@ pub fn clone_descendants<T: Mutate>(value: &T, out: &mut Vec<T>) {
         clone_subterms(&out[next], &mut found);
         let room = MAX_SHRINK_DESCENDANTS - (out.len() - first);
         found.truncate(room);
-        out.append(&mut found);
+        // Moved over in order by `pop` after a `reverse`, as shrink candidates are: `append`
+        // would be compiled once more per type.
+        reverse(&mut found);
+        while let Some(descendant) = found.pop() {
+            out.push(descendant);
+        }
         next += 1;
     }
 }
 
-/// Pushes a clone of each subterm of `value` onto `out` (one visitor closure per type for both
-/// of [`clone_descendants`]' walks).
+/// Pushes a clone of each subterm of `value` onto `out` (both of [`clone_descendants`]' walks).
 fn clone_subterms<T: Mutate>(value: &T, out: &mut Vec<T>) {
-    value.visit_subterms(&mut |subterm| out.push(subterm.clone()));
+    visit_subterms_with(value, Visit::Clone(out));
 }
 
 /// Is `value` nested more than `limit` levels deep through its own subterms? Recursion is

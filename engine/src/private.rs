@@ -22,6 +22,6 @@ pub use crate::feedback::cmplog::{
     Operands as CmpLogOperands,
 };
 pub use crate::feedback::labels::Label;
-pub use crate::feedback::structure::{token as structure_token, Structure};
+pub use crate::feedback::structure::Structure;
 pub use crate::feedback::targets::{Target, TargetValue};
 pub use crate::outcome::Discard;

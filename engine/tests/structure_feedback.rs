@@ -82,3 +82,53 @@ fn structure_feedback_finds_a_nested_boundary_bug_generation_misses() {
     assert!(count(&with) >= 10, "with structure feedback: {with:?}");
     assert!(count(&plain) <= 3, "without: {plain:?}");
 }
+
+/// The derive writes its constructor tokens as literals it hashes itself; they must be the
+/// engine's [`token`](typefuzz::feedback::structure::token) of `"Type::Variant"` (or `"Type"`),
+/// which hand-written impls call: the same observation, feature for feature.
+#[test]
+fn derived_constructor_tokens_are_the_engines() {
+    use typefuzz::feedback::structure::{token, Structure};
+
+    #[derive(Clone, Debug, Mutate)]
+    enum Shape {
+        Dot,
+        Pair(u8, bool),
+    }
+    #[derive(Clone, Debug, Mutate)]
+    struct Point {
+        x: u8,
+    }
+
+    fn observe(visit: impl FnOnce(&mut Structure<'_>)) -> Vec<u64> {
+        let mut map = vec![0u64; Structure::MAP_WORDS];
+        visit(&mut Structure::new(&mut map));
+        map
+    }
+    let dot = token("Shape::Dot");
+    assert_eq!(
+        observe(|s| Shape::Dot.visit_structure(s)),
+        observe(|s| s.node(dot))
+    );
+    let pair = token("Shape::Pair");
+    assert_eq!(
+        observe(|s| Shape::Pair(7, true).visit_structure(s)),
+        observe(|s| {
+            s.node(pair);
+            s.child(pair, 0, &7u8);
+            s.child(pair, 1, &true);
+        })
+    );
+    let point = token("Point");
+    assert_eq!(
+        observe(|s| Point { x: 200 }.visit_structure(s)),
+        observe(|s| {
+            s.node(point);
+            s.child(point, 0, &200u8);
+        })
+    );
+    assert!(
+        Structure::fingerprint_of(&Shape::Pair(1, false)).is_some(),
+        "a derived value is observed whole"
+    );
+}

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::transition::{is_drop, is_superset, keeps_any, moved};
-use super::{fresh_variant, match_self, variant_index};
+use super::{fresh_variant, index_table, index_tables, match_self, variant_index};
 use crate::ast::Container;
 
 /// The static candidate tables of one container.
@@ -44,20 +44,14 @@ fn tables(container: &Container) -> Tables {
     tables
 }
 
-fn table_tokens(rows: &[Vec<usize>]) -> TokenStream {
-    let rows = rows.iter().map(|row| quote!(&[#(#row),*]));
-    quote!(&[#(#rows),*])
-}
-
 pub fn expand(container: &Container) -> TokenStream {
     let recursive_type = container
         .variants
         .iter()
         .any(|v| v.fields.iter().any(|f| f.recursive));
-    let field_counts = container
-        .variants
-        .iter()
-        .map(|variant| variant.active_fields().count());
+    let field_counts: Vec<usize> = (container.variants.iter())
+        .map(|variant| variant.active_fields().count())
+        .collect();
     let variant = variant_index(container, quote!(self));
     let subterms = if recursive_type {
         quote!(::typefuzz::__private::count_subterms(self))
@@ -70,12 +64,13 @@ pub fn expand(container: &Container) -> TokenStream {
         let arms = variant.active_fields().enumerate().map(|(index, field)| {
             let binding = &field.binding;
             let ty = field.ty;
+            // One level down (`__private::enter_field` around the match below).
             let call = match &field.attrs.with {
                 Some(path) => quote_spanned! {field.ty_span()=>
-                    __cx.descend(__cx.size().saturating_sub(1), |__cx| #path::mutate(#binding, __cx))
+                    #path::mutate(#binding, __cx)
                 },
                 None => quote_spanned! {field.ty_span()=>
-                    ::typefuzz::__private::mutate_field(#binding, __cx, <#ty as ::typefuzz::Mutate>::mutate)
+                    <#ty as ::typefuzz::Mutate>::mutate(#binding, __cx)
                 },
             };
             quote!(#index => #call,)
@@ -83,21 +78,22 @@ pub fn expand(container: &Container) -> TokenStream {
         Some(quote!(#pattern => match __k { #(#arms)* _ => {} },))
     }));
 
+    let (index_type, field_counts) = index_table(&field_counts);
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
-        let drop = table_tokens(&tables.drop);
-        let grow = table_tokens(&tables.grow);
-        let grow_faithful = table_tokens(&tables.grow_faithful);
+        let (drop_type, drop) = index_tables(&tables.drop);
+        let (_, grow) = index_tables(&tables.grow);
+        let (_, grow_faithful) = index_tables(&tables.grow_faithful);
         let transition = transition(container);
         quote! {
-            const __DROP: &[&[::core::primitive::usize]] = #drop;
-            const __GROW: &[&[::core::primitive::usize]] = #grow;
-            const __GROW_FAITHFUL: &[&[::core::primitive::usize]] = #grow_faithful;
-            let __drop: &[::core::primitive::usize] = __DROP[__variant];
-            let __grow: &[::core::primitive::usize] =
+            const __DROP: &[&[#drop_type]] = #drop;
+            const __GROW: &[&[#drop_type]] = #grow;
+            const __GROW_FAITHFUL: &[&[#drop_type]] = #grow_faithful;
+            let __drop: &[#drop_type] = __DROP[__variant];
+            let __grow: &[#drop_type] =
                 if __cx.operators().faithful { __GROW_FAITHFUL[__variant] } else { __GROW[__variant] };
             let __candidates = ::typefuzz::__private::Candidates {
-                recursive: __FIELDS[__variant],
+                recursive: __FIELDS[__variant] as ::core::primitive::usize,
                 subterm: #subterms,
                 drop: __drop.len(),
                 grow: __grow.len(),
@@ -109,31 +105,14 @@ pub fn expand(container: &Container) -> TokenStream {
         }
     } else {
         quote! {
-            let __drop: &[::core::primitive::usize] = &[];
-            let __grow: &[::core::primitive::usize] = &[];
             let __candidates = ::typefuzz::__private::Candidates {
-                recursive: __FIELDS[__variant],
+                recursive: __FIELDS[__variant] as ::core::primitive::usize,
                 subterm: #subterms,
                 drop: 0,
                 grow: 0,
                 regenerate: false,
             };
-            let __transition = |__this: &mut Self, __to: ::core::primitive::usize, __cx: &mut ::typefuzz::Context| {};
         }
-    };
-    // Regenerating a struct is redundant with mutating its fields; for enums it is a restart.
-    let regenerate_arm = if container.is_enum {
-        quote! {
-            ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
-                __cx.record(::typefuzz::Operator::Regenerate);
-                let __size = ::typefuzz::__private::regenerate_size(__cx);
-                let __fresh: Self = __cx.generate_sized(__size);
-                ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
-            }
-        }
-    } else {
-        // Not a candidate for structs (`regenerate: false` above).
-        quote!(::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {})
     };
 
     // A recursive type grows by wrapping the value (`__private::wrap`, subterm's inverse) three
@@ -141,7 +120,7 @@ pub fn expand(container: &Container) -> TokenStream {
     // measures it); subterm is left alone, it is what focuses the search on a part.
     let switch = quote! {
         __cx.record(::typefuzz::Operator::ConstructorGrow);
-        __transition(self, __grow[__k], __cx);
+        __transition(self, __grow[__k] as ::core::primitive::usize, __cx);
     };
     let grow_arm = if recursive_type {
         quote! {
@@ -154,16 +133,40 @@ pub fn expand(container: &Container) -> TokenStream {
     } else {
         switch
     };
+    // Constructor drop and grow, and regeneration (a restart for an enum, redundant with
+    // mutating the fields for a struct), only for enums: a struct has no candidate for them
+    // (the counts above are 0), and leaving their arms out spares it `wrap`'s instantiation.
+    let constructor_arms = if container.is_enum {
+        quote! {
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
+                __cx.record(::typefuzz::Operator::ConstructorDrop);
+                __transition(self, __drop[__k] as ::core::primitive::usize, __cx);
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
+                #grow_arm
+            }
+            ::core::option::Option::Some(::typefuzz::__private::Choice::Regenerate) => {
+                __cx.record(::typefuzz::Operator::Regenerate);
+                let __size = ::typefuzz::__private::regenerate_size(__cx);
+                let __fresh: Self = __cx.generate_sized(__size);
+                ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
+            }
+        }
+    } else {
+        quote!(::core::option::Option::Some(_) => {})
+    };
 
     quote! {
-        const __FIELDS: &[::core::primitive::usize] = &[#(#field_counts),*];
+        const __FIELDS: &[#index_type] = #field_counts;
         let __variant: ::core::primitive::usize = #variant;
         #constructor_ops
         match ::typefuzz::__private::choose(__cx, __candidates) {
             ::core::option::Option::None => {}
             ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
                 __cx.record(::typefuzz::Operator::Recursive);
+                let __saved = ::typefuzz::__private::enter_field(__cx);
                 #recursive_arms
+                ::typefuzz::__private::leave_field(__cx, __saved);
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);
@@ -171,14 +174,7 @@ pub fn expand(container: &Container) -> TokenStream {
                     ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
                 }
             }
-            ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
-                __cx.record(::typefuzz::Operator::ConstructorDrop);
-                __transition(self, __drop[__k], __cx);
-            }
-            ::core::option::Option::Some(::typefuzz::__private::Choice::Grow(__k)) => {
-                #grow_arm
-            }
-            #regenerate_arm
+            #constructor_arms
         }
     }
 }

@@ -34,24 +34,28 @@ pub fn expand(container: &Container) -> TokenStream {
                     quote!(::core::clone::Clone::clone(#binding))
                 }
             });
+            // `Field::shrinks` hands them out in order by `pop` (no `vec::IntoIter` compiled
+            // per field type, and no `Vec` of candidates at all for `Option` and `Box` fields).
             quote! {
-                for __candidate in ::typefuzz::__private::field_candidates(
-                    #binding,
-                    __cx,
-                    <#ty as ::typefuzz::Mutate>::shrink,
-                ) {
+                let mut __candidates = (&::typefuzz::__private::Field(#binding))
+                    .shrinks(__cx, <#ty as ::typefuzz::Mutate>::shrink);
+                while let ::core::option::Option::Some(__candidate) = __candidates.pop() {
                     __out.push(#value);
                 }
             }
         });
-        Some(quote! {
-            #pattern => {
-                if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
-                    #(#field_shrinks)*
-                }
-            }
-        })
+        Some(quote!(#pattern => { #(#field_shrinks)* }))
     }));
+    // One depth check for every variant's field loops: past the bound, fields get no
+    // candidates.
+    let arms = quote! {
+        if __cx.depth() < ::typefuzz::__private::MAX_MUTATION_DEPTH {
+            use ::typefuzz::__private::{
+                ShrinkAny as _, ShrinkBox as _, ShrinkOption as _, ShrinkVec as _,
+            };
+            #arms
+        }
+    };
     // A value deeper than the mutation bound gets only its same-type subterms as candidates
     // (pushed first): each is at least one level shallower, so shrinking makes progress (one
     // clone per candidate, bounded by the shrink budget) without descending into fields level
@@ -111,7 +115,7 @@ fn simpler(container: &Container) -> TokenStream {
                 taking.push(quote!((#pattern, #to_index) => #value,));
             }
         }
-        rows.push(quote!(&[#(#row),*]));
+        rows.push(row);
     }
     if rows.is_empty() || (!any_empty && taking.is_empty()) {
         return TokenStream::new();
@@ -123,9 +127,11 @@ fn simpler(container: &Container) -> TokenStream {
         // Every target took fields: the table holds no other.
         quote!(continue)
     };
+    let (element, rows) = super::index_tables(&rows);
     quote! {
-        const __SIMPLER: &[&[::core::primitive::usize]] = &[#(#rows),*];
+        const __SIMPLER: &[&[#element]] = #rows;
         for &__to in __SIMPLER[#index] {
+            let __to = __to as ::core::primitive::usize;
             __out.push(match (self, __to) {
                 #(#taking)*
                 _ => #fallback,

@@ -2,8 +2,10 @@
 //! `"Type::Variant"`, or `"Type"` for a struct) and then each active field as a child, so the
 //! structure feedback sees which variant appears under which parent variant and field.
 //!
-//! Tokens are `const` items computed by `typefuzz::__private::structure_token` at compile time,
-//! so observing a value costs a match and one call per field. Fields are visited through
+//! Tokens are `u64` literals hashed here, by [`token`], exactly as the engine's
+//! `feedback::structure::token` hashes the same name (checked by the engine's
+//! `tests/structure_feedback.rs`), so observing a value costs a match and one call per field,
+//! and compiling it no `const` item or constant evaluation per variant. Fields are visited through
 //! `__private::structure_field` (`enter` / the field's `visit_structure` / `leave`, compiled once
 //! per field type), which gets `<Field as Mutate>::visit_structure`, spelled like the other
 //! expansions' calls, so a field type without `Mutate` is reported once, at the field.
@@ -20,6 +22,7 @@ pub fn expand(container: &Container) -> TokenStream {
             Some(ident) => format!("{type_name}::{ident}"),
             None => type_name.clone(),
         };
+        let token = proc_macro2::Literal::u64_suffixed(token(&name));
         let pattern = variant.pattern();
         let children = variant
             .fields
@@ -33,7 +36,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 quote_spanned! {field.ty_span()=>
                     ::typefuzz::__private::structure_field(
                         __structure,
-                        __TOKEN,
+                        #token,
                         #index,
                         #binding,
                         <#ty as ::typefuzz::Mutate>::visit_structure,
@@ -42,8 +45,7 @@ pub fn expand(container: &Container) -> TokenStream {
             });
         quote! {
             #pattern => {
-                const __TOKEN: ::core::primitive::u64 = ::typefuzz::__private::structure_token(#name);
-                __structure.node(__TOKEN);
+                __structure.node(#token);
                 #(#children)*
             }
         }
@@ -53,4 +55,16 @@ pub fn expand(container: &Container) -> TokenStream {
             match self { #(#arms)* }
         }
     }
+}
+
+/// The constructor token of `name`: 64-bit FNV-1a of its bytes, the engine's
+/// `feedback::structure::token` (which hand-written impls call), computed here so that the
+/// expansion holds a literal.
+fn token(name: &str) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &byte in name.as_bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
 }

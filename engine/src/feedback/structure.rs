@@ -134,12 +134,18 @@ impl<'a> Structure<'a> {
     /// assert_ne!(fingerprint(&vec![1, 2]), fingerprint(&vec![2, 1]));
     /// ```
     pub fn fingerprint_of<T: Mutate>(value: &T) -> Option<u64> {
-        let mut structure = Structure {
-            remaining: MAX_NODES,
-            ..Structure::new(&mut [])
-        };
+        let mut structure = Self::for_fingerprint();
         value.visit_structure(&mut structure);
         structure.fingerprint()
+    }
+
+    /// An observation that records no feature, for [`fingerprint`](Self::fingerprint) alone
+    /// (what [`fingerprint_of`](Self::fingerprint_of) runs the value through).
+    pub(crate) fn for_fingerprint() -> Structure<'static> {
+        Structure {
+            remaining: MAX_NODES,
+            ..Structure::new(&mut [])
+        }
     }
 
     /// Features this observation set that no earlier one had.

@@ -18,7 +18,7 @@ mod pointer;
 mod scalar;
 mod string;
 mod tuple;
-mod vec;
+pub(crate) mod vec;
 
 // Std types through a representation (`via`), one file per family.
 mod net;

@@ -12,13 +12,15 @@ use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
 use crate::{Context, Mutate};
 
-/// Appends each of `candidates` to `out`, wrapped by `wrap` (`Box::new`, `Some`, ...): shrink
-/// candidates of a payload as candidates of the value around it. One loop instead of
-/// `into_iter().map(wrap).collect()`, whose iterator adapters and in-place collection would be
-/// compiled once per payload type.
-pub(super) fn wrap_each<T, P>(out: &mut Vec<P>, candidates: Vec<T>, wrap: fn(T) -> P) {
+/// Appends each of `candidates` to `out`, in order, wrapped by `wrap` (`Box::new`, `Some`, ...):
+/// shrink candidates of a payload as candidates of the value around it. One loop taking them by
+/// `pop` after a [`reverse`](crate::__private::reverse) instead of
+/// `into_iter().map(wrap).collect()`, whose iterator adapters and in-place collection (or, for
+/// a plain `for` loop, `vec::IntoIter`) would be compiled once per payload type.
+pub(super) fn wrap_each<T, P>(out: &mut Vec<P>, mut candidates: Vec<T>, wrap: fn(T) -> P) {
     out.reserve(candidates.len());
-    for candidate in candidates {
+    crate::__private::reverse(&mut candidates);
+    while let Some(candidate) = candidates.pop() {
         out.push(wrap(candidate));
     }
 }

@@ -9,6 +9,7 @@
 //! length the lexicographic product of well-founded orders is well-founded, hence so is this.
 
 use std::collections::VecDeque;
+use std::mem::MaybeUninit;
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
@@ -47,20 +48,47 @@ pub(super) fn generate_child<T: Mutate>(cx: &mut Context) -> T {
     crate::__private::generate_field(cx, size, T::generate)
 }
 
-/// Whether `a` and `b` have the same encoding, i.e. are equal values (the codec round-trips).
-/// `Mutate` has no `PartialEq` bound, so this is how Swap avoids swapping equal elements.
+/// What [`same_encoding`] needs of an element, as a trait object: per element type a vtable of
+/// two one-call methods, so that the comparison itself is compiled once rather than once per
+/// element type.
+pub(super) trait Comparable {
+    /// [`Mutate::visit_structure`].
+    fn observe(&self, structure: &mut Structure<'_>);
+    /// [`Mutate::encode`].
+    fn encode_into(&self, out: &mut Encoder);
+}
+
+impl<T: Mutate> Comparable for T {
+    fn observe(&self, structure: &mut Structure<'_>) {
+        self.visit_structure(structure);
+    }
+    fn encode_into(&self, out: &mut Encoder) {
+        self.encode(out);
+    }
+}
+
+/// The [`Structure::fingerprint_of`] of a [`Comparable`].
+fn fingerprint(value: &dyn Comparable) -> Option<u64> {
+    let mut structure = Structure::for_fingerprint();
+    value.observe(&mut structure);
+    structure.fingerprint()
+}
+
+/// Whether `a` and `b` (two values of one type) have the same encoding, i.e. are equal values
+/// (the codec round-trips). `Mutate` has no `PartialEq` bound, so this is how Swap avoids
+/// swapping equal elements.
 ///
 /// Compared by their structure fingerprints when both have one (no allocation; equal values
 /// have equal fingerprints, and a collision only turns one Swap into an element mutation), by
 /// their encodings otherwise.
-pub(super) fn same_encoding<T: Mutate>(a: &T, b: &T) -> bool {
-    if let (Some(a), Some(b)) = (Structure::fingerprint_of(a), Structure::fingerprint_of(b)) {
+pub(super) fn same_encoding(a: &dyn Comparable, b: &dyn Comparable) -> bool {
+    if let (Some(a), Some(b)) = (fingerprint(a), fingerprint(b)) {
         return a == b;
     }
     let mut out = Encoder::new();
-    a.encode(&mut out);
+    a.encode_into(&mut out);
     let split = out.as_bytes().len();
-    b.encode(&mut out);
+    b.encode_into(&mut out);
     let bytes = out.as_bytes();
     bytes[..split] == bytes[split..]
 }
@@ -111,28 +139,95 @@ impl<T> Sequence<T> for Vec<T> {
     fn at_mut(&mut self, index: usize) -> &mut T {
         &mut self[index]
     }
-    // Insertion and removal by `push`, `swap` and `truncate`, which every element type
-    // instantiates anyway, rather than `insert` and `drain` (whose shifting, iterator and drop
-    // guard would be compiled once more per element type): the same result, in O(len) moves,
-    // as theirs.
+    // Insertion, removal and swaps move the elements' bytes with functions compiled once
+    // (`rotate_bytes`, `swap_bytes`) rather than with `insert`, `drain` or `swap` on `[T]`,
+    // whose shifting, iterators and drop guards would be compiled once more per element type:
+    // the same elements in the same order as theirs, in O(len) moves.
     fn insert_at(&mut self, index: usize, value: T) {
+        assert!(index <= self.len(), "insertion index within the vector");
         self.push(value);
-        for at in (index..self.len() - 1).rev() {
-            self.swap(at, at + 1);
-        }
+        // The new last element moves to `index`, the ones from `index` on one place up.
+        let size = core::mem::size_of::<T>();
+        rotate_bytes(element_bytes(self, index), size, Rotation::Right);
     }
     fn remove_range(&mut self, start: usize, count: usize) {
-        for at in start..self.len() - count {
-            self.swap(at, at + count);
-        }
+        // The removed run moves to the end, in order, and is dropped there (`rotate_left`
+        // panics on a run past the end, as `drain` would).
+        let size = core::mem::size_of::<T>();
+        rotate_bytes(element_bytes(self, start), count * size, Rotation::Left);
         self.truncate(self.len() - count);
     }
     fn swap_at(&mut self, a: usize, b: usize) {
-        self.swap(a, b);
+        // Slicing in `swap_bytes` panics on an index past the end, as `swap` would.
+        let (low, high) = (a.min(b), a.max(b));
+        let size = core::mem::size_of::<T>();
+        swap_bytes(element_bytes(self, low), (high - low) * size, size);
     }
     fn truncate_to(&mut self, len: usize) {
         self.truncate(len);
     }
+}
+
+/// The bytes of elements `start..` of `items`, for the type-erased moves of [`rotate_bytes`]
+/// and [`swap_bytes`], which only ever permute whole elements.
+fn element_bytes<T>(items: &mut Vec<T>, start: usize) -> &mut [MaybeUninit<u8>] {
+    let len = items.len();
+    // SAFETY: the vector's `len` initialized elements of `size_of::<T>()` bytes each start at
+    // its pointer, borrowed mutably through `items` for the returned lifetime.
+    unsafe {
+        bytes_from(
+            items.as_mut_ptr().cast(),
+            len,
+            core::mem::size_of::<T>(),
+            start,
+        )
+    }
+}
+
+/// The bytes of elements `start..len` of the `len` elements of `size` bytes at `elements`;
+/// compiled once (the generic part of [`element_bytes`] is the pointer and the sizes).
+///
+/// # Safety
+///
+/// `elements` must point to `len` initialized elements of `size` bytes, valid for reads and
+/// writes, and not otherwise accessed for the returned lifetime.
+unsafe fn bytes_from<'a>(
+    elements: *mut MaybeUninit<u8>,
+    len: usize,
+    size: usize,
+    start: usize,
+) -> &'a mut [MaybeUninit<u8>] {
+    assert!(start <= len, "element range within the vector");
+    // SAFETY: elements `start..len` occupy the `(len - start) * size` bytes from element
+    // `start` (`start <= len`, so the offset stays in the allocation). `MaybeUninit<u8>`
+    // accepts any byte, padding included; callers move whole elements only (by multiples of
+    // `size`), so every element stays whole and initialized.
+    unsafe { core::slice::from_raw_parts_mut(elements.add(start * size), (len - start) * size) }
+}
+
+/// Which way [`rotate_bytes`] turns.
+#[derive(Clone, Copy)]
+enum Rotation {
+    Left,
+    Right,
+}
+
+/// Rotates `bytes` by `by` bytes (a whole number of elements); compiled once.
+fn rotate_bytes(bytes: &mut [MaybeUninit<u8>], by: usize, rotation: Rotation) {
+    match rotation {
+        Rotation::Left => bytes.rotate_left(by),
+        Rotation::Right => bytes.rotate_right(by),
+    }
+}
+
+/// Swaps the first `size` bytes of `bytes` with the `size` bytes at `offset` (two distinct
+/// elements when `offset >= size`); compiled once.
+fn swap_bytes(bytes: &mut [MaybeUninit<u8>], offset: usize, size: usize) {
+    if offset == 0 {
+        return;
+    }
+    let (first, rest) = bytes.split_at_mut(offset);
+    first[..size].swap_with_slice(&mut rest[..size]);
 }
 
 impl<T> Sequence<T> for VecDeque<T> {
@@ -300,24 +395,90 @@ fn clone_without<T: Clone>(items: &[T], removed: core::ops::Range<usize>) -> Vec
     out
 }
 
-fn shrink_elements<T: Mutate>(items: &[T], cx: &mut Context) -> Vec<Vec<T>> {
-    let len = items.len();
-    let mut out = Vec::new();
-    if len == 0 {
-        return out;
-    }
-    for removed in chunk_removals(len) {
-        out.push(clone_without(items, removed));
-    }
-    let per_element = (SHRINK_ELEMENT_BUDGET / len).max(SHRINK_PER_ELEMENT);
-    for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
-        let mut candidates = items[index].shrink(cx);
-        candidates.truncate(per_element);
-        for candidate in candidates {
-            let mut replaced = clone_without(items, 0..0);
-            replaced[index] = candidate;
-            out.push(replaced);
+/// A sequence's shrink candidates, handed out in order by [`pop`](Self::pop): the removals of
+/// `chunk_removals` (everything, then halves, quarters, ... down to single elements), then each
+/// of the first `SHRINK_ELEMENT_BUDGET` (256) elements replaced by each of its own first
+/// candidates (at least `SHRINK_PER_ELEMENT` (4) each, the budget spread over the elements). The elements' candidates are computed up front (they need the
+/// [`Context`]), each shorter or replaced copy only when it is taken, so that a `Vec` field of a
+/// derived type gets its candidates without a `Vec<Vec<T>>` of them (whose `push`, `pop`,
+/// growth and drop glue would be compiled once per element type; see
+/// [`Field`](crate::__private::Field)); `Vec::shrink` collects them.
+pub struct SequenceShrinks<'a, T> {
+    items: &'a [T],
+    /// Index ranges still to remove, last first.
+    removals: Vec<core::ops::Range<usize>>,
+    /// Indices of the elements still to replace, last first, one per candidate.
+    indices: Vec<usize>,
+    /// Their candidates, last first.
+    candidates: Vec<T>,
+}
+
+impl<'a, T: Mutate> SequenceShrinks<'a, T> {
+    pub(crate) fn new(items: &'a [T], cx: &mut Context) -> Self {
+        let len = items.len();
+        let mut indices = Vec::new();
+        let mut candidates = Vec::new();
+        // `None` for an empty sequence: no element to replace.
+        if let Some(share) = SHRINK_ELEMENT_BUDGET.checked_div(len) {
+            let per_element = share.max(SHRINK_PER_ELEMENT);
+            #[allow(clippy::needless_range_loop)] // an iterator would be compiled per element type
+            for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
+                let mut own = items[index].shrink(cx);
+                own.truncate(per_element);
+                // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per type.
+                crate::__private::reverse(&mut own);
+                while let Some(candidate) = own.pop() {
+                    indices.push(index);
+                    candidates.push(candidate);
+                }
+            }
         }
+        crate::__private::reverse(&mut candidates);
+        SequenceShrinks {
+            items,
+            removals: removals_last_first(len),
+            indices: last_first(indices),
+            candidates,
+        }
+    }
+}
+
+impl<T: Clone> SequenceShrinks<'_, T> {
+    /// The next candidate.
+    pub fn pop(&mut self) -> Option<Vec<T>> {
+        if let Some(removed) = self.removals.pop() {
+            return Some(clone_without(self.items, removed));
+        }
+        // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
+        match (self.indices.pop(), self.candidates.pop()) {
+            (Some(index), Some(candidate)) => {
+                let mut replaced = clone_without(self.items, 0..0);
+                replaced[index] = candidate;
+                Some(replaced)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// [`chunk_removals`], last first (for `pop`); compiled once.
+fn removals_last_first(len: usize) -> Vec<core::ops::Range<usize>> {
+    let mut removals = chunk_removals(len);
+    removals.reverse();
+    removals
+}
+
+/// `indices`, reversed; compiled once.
+fn last_first(mut indices: Vec<usize>) -> Vec<usize> {
+    indices.reverse();
+    indices
+}
+
+/// `SequenceShrinks`' candidates, collected: what `shrink` returns.
+fn collect_shrinks<T: Mutate>(mut shrinks: SequenceShrinks<'_, T>) -> Vec<Vec<T>> {
+    let mut out = Vec::new();
+    while let Some(candidate) = shrinks.pop() {
+        out.push(candidate);
     }
     out
 }
@@ -415,13 +576,15 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        shrink_elements(self, cx)
+        collect_shrinks(SequenceShrinks::new(self, cx))
     }
 
+    // By index: a `for` over `&Vec<T>` would compile `slice::Iter` once more per element type.
+    #[allow(clippy::needless_range_loop)]
     fn encode(&self, out: &mut Encoder) {
         out.write_len(self.len());
-        for element in self {
-            element.encode(out);
+        for index in 0..self.len() {
+            self[index].encode(out);
         }
     }
 
@@ -439,6 +602,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     /// The length, then each element.
+    #[allow(clippy::needless_range_loop)] // see `encode`
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         if let Some(len) = leaves.length(self.len() as u64, MAX_LEAF_LENGTH) {
             let len = len as usize;
@@ -449,11 +613,12 @@ impl<T: Mutate> Mutate for Vec<T> {
                 self.push(crate::__private::generate_field(cx, size, T::generate));
             }
         }
-        for element in self {
+        // By index, like `encode`.
+        for index in 0..self.len() {
             if leaves.is_done() {
                 return;
             }
-            element.visit_leaves(leaves);
+            self[index].visit_leaves(leaves);
         }
     }
 }
@@ -482,12 +647,11 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         let mut copy = self.clone();
+        let mut shrinks = SequenceShrinks::new(copy.make_contiguous(), cx);
         let mut out = Vec::new();
-        super::pointer::wrap_each(
-            &mut out,
-            shrink_elements(copy.make_contiguous(), cx),
-            VecDeque::from,
-        );
+        while let Some(candidate) = shrinks.pop() {
+            out.push(VecDeque::from(candidate));
+        }
         out
     }
 
@@ -509,5 +673,45 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_elements(token("VecDeque"), self, structure);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sequence;
+
+    /// The byte-moving `Vec` operations leave the elements `Vec::insert`, `drain` and `swap`
+    /// leave, on elements that own heap memory and have padding (a torn element or a double
+    /// drop shows here as a wrong value or a crash), and on zero-sized ones.
+    #[test]
+    fn byte_moves_match_the_std_operations() {
+        let items: Vec<(u8, String)> = (0..6u8).map(|i| (i, i.to_string())).collect();
+        for index in 0..=items.len() {
+            let (mut ours, mut std) = (items.clone(), items.clone());
+            ours.insert_at(index, (9, "new".into()));
+            std.insert(index, (9, "new".into()));
+            assert_eq!(ours, std);
+        }
+        for start in 0..items.len() {
+            for count in 0..=items.len() - start {
+                let (mut ours, mut std) = (items.clone(), items.clone());
+                ours.remove_range(start, count);
+                std.drain(start..start + count);
+                assert_eq!(ours, std, "remove {count} from {start}");
+            }
+        }
+        for a in 0..items.len() {
+            for b in 0..items.len() {
+                let (mut ours, mut std) = (items.clone(), items.clone());
+                ours.swap_at(a, b);
+                std.swap(a, b);
+                assert_eq!(ours, std);
+            }
+        }
+        let mut units = vec![(); 3];
+        units.insert_at(1, ());
+        units.remove_range(0, 2);
+        units.swap_at(0, 1);
+        assert_eq!(units.len(), 2);
     }
 }
