@@ -10,8 +10,8 @@
 //!
 //! - [`Schedule::FuzzChick`] ([`fuzzchick`]): Algorithm 3 of the FuzzChick paper, faithfully.
 //! - [`Schedule::Default`] ([`default`]): LIFO fresh finds, a revisited pool, rarity
-//!   tournaments, stacked mutations, restarts after long stagnation (and, once comparison
-//!   operands feed input-to-state mutation, after each fixed-length epoch).
+//!   tournaments, stacked mutations, restarts after long stagnation (and, with coverage or
+//!   input-to-state feedback, after each fixed-length epoch, keeping the widest seed).
 //! - [`Schedule::Generate`] ([`generate`]): always a fresh generation (the QuickCheck baseline).
 
 mod default;
