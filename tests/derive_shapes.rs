@@ -425,36 +425,18 @@ fn own_types_named_like_std_wrappers_shrink_as_themselves() {
     let mut cx = Context::new(3);
     let candidates = holder.shrink(&mut cx);
     let mut expected = Vec::new();
-    for maybe in holder.maybe.shrink(&mut cx) {
-        expected.push(Holder {
-            maybe,
-            ..holder.clone()
-        });
+    // Field by field, in declaration order: each field's own candidates, the rest unchanged.
+    macro_rules! field_candidates {
+        ($($field:ident),*) => {$(
+            for $field in holder.$field.shrink(&mut cx) {
+                expected.push(Holder {
+                    $field,
+                    ..holder.clone()
+                });
+            }
+        )*};
     }
-    for boxed in holder.boxed.shrink(&mut cx) {
-        expected.push(Holder {
-            boxed,
-            ..holder.clone()
-        });
-    }
-    for list in holder.list.shrink(&mut cx) {
-        expected.push(Holder {
-            list,
-            ..holder.clone()
-        });
-    }
-    for std in holder.std.shrink(&mut cx) {
-        expected.push(Holder {
-            std,
-            ..holder.clone()
-        });
-    }
-    for std_list in holder.std_list.shrink(&mut cx) {
-        expected.push(Holder {
-            std_list,
-            ..holder.clone()
-        });
-    }
+    field_candidates!(maybe, boxed, list, std, std_list);
     assert_eq!(candidates, expected);
     exercise::<Holder>(20);
 }
