@@ -131,13 +131,21 @@ fn hang_child() {
         .with_seed(3)
         .with_test_timeout(Duration::from_millis(200))
         .with_regressions(PathBuf::from(dir).join("regressions.txt"));
-    // With TYPEFUZZ_HOSTILE_HANG_LATE, only once seeds are mutated: a mutant hangs, whose
-    // crash guard holds a recipe (its seed and mutation) that the watchdog rebuilds.
+    // With TYPEFUZZ_HOSTILE_HANG_LATE, only a mutant hangs (the generator stays below 200),
+    // and only once seeds are mutated: its crash guard holds a recipe (its seed and mutation)
+    // that the watchdog rebuilds.
     let late = std::env::var_os("TYPEFUZZ_HOSTILE_HANG_LATE").is_some();
     let calls = std::sync::atomic::AtomicU64::new(0);
     check(
         &config,
-        |cx| cx.generate::<u8>(),
+        |cx| {
+            let x = cx.generate::<u8>();
+            if late {
+                x.min(199)
+            } else {
+                x
+            }
+        },
         |x| {
             let call = calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if *x >= 200 && (!late || call > 100) {

@@ -31,7 +31,8 @@ pub enum Operator {
     AddSub,
     /// Replace by an interesting value (0, 1, -1, MIN, MAX, boundaries, NaN, ...).
     Interesting,
-    /// Replace by a uniformly random value.
+    /// Replace by a random value (for integers, one drawn as generation draws them: small half
+    /// the time).
     Random,
     /// Negate or toggle (`bool`, sign of a number).
     Toggle,
