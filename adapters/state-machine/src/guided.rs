@@ -35,7 +35,9 @@
 //! When no single word mends a deletion, the command where the replay stops is switched to
 //! another kind — its first or second word (where a `prop_oneof!` reads which alternative) set
 //! to each of 16 values spread over the range — and its other words bisected again
-//! (`Transfer(3, 4, 957)` to an account whose `Open` was deleted becomes `Withdraw(3, 957)`).
+//! (`Transfer(3, 4, 957)` to an account whose `Open` was deleted becomes `Withdraw(3, 957)`),
+//! or reads the old command's parameters with one of them cut out, as a constructor drop does
+//! (`Transfer(0, 2, 193)` from an account whose `Deposit` was deleted becomes `Deposit(2, 193)`).
 //!
 //! The engine runs each candidate as any other: it is accepted only if it still fails, with every
 //! precondition re-checked. The adapter installs the model for the duration of a run
@@ -320,6 +322,25 @@ impl Search<'_> {
                 }
                 if self.first_disabled(&switched).is_none() {
                     return Some(switched);
+                }
+                // The new kind reading the old one's parameters with one dropped, as a
+                // constructor drop does (`Transfer(0, 2, 193)` -> `Deposit(2, 193)`): one or
+                // two words (a `u32` or a `u64` draw) cut after the switched word.
+                for word in switch + 1..words {
+                    for cut in 1..=2 {
+                        if self.exhausted() {
+                            return None;
+                        }
+                        let bytes = &switched.steps[target];
+                        if (word + cut) * WORD > bytes.len() {
+                            break;
+                        }
+                        let mut dropped = switched.clone();
+                        dropped.steps[target].drain(word * WORD..(word + cut) * WORD);
+                        if self.first_disabled(&dropped).is_none() {
+                            return Some(dropped);
+                        }
+                    }
                 }
                 for word in (0..words).rev().filter(|&word| word != switch) {
                     if self.exhausted() {
