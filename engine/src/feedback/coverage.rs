@@ -248,6 +248,12 @@ pub fn counters_len() -> usize {
     }
 }
 
+/// How many of the indices [`drain_hits`] reports are edge counters (the value-profile features
+/// come after them).
+pub(crate) fn edge_counters_len() -> usize {
+    COUNTERS_LEN.load(Ordering::Acquire)
+}
+
 /// Adds the counter range `start..start + len` unless it overlaps one already registered (every
 /// module of a statically linked executable passes the same merged range).
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer registers the counters

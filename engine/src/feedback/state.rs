@@ -5,6 +5,8 @@ use super::snapshot::AssumeSiteCounts;
 use super::structure::{Structure, StructureMap};
 use super::{coverage, with_last_run};
 use crate::{FeedbackSources, Mutate};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// One feature a seed discovered, for judging later how rare it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +17,74 @@ pub(crate) enum Feature {
     Structure(u32),
     /// A raised target or `assume!` score: no frequency is tracked for these.
     Score,
+    /// A new combination of coverage counters (see [`PathSet`]): no frequency either, so a
+    /// seed kept for its path alone is the last the tournament prefers once it is no longer
+    /// fresh.
+    Path,
+}
+
+/// A new path is worth keeping at most this many times per coverage feature found in the same
+/// search (see [`PathSet`]).
+const PATHS_PER_FEATURE: u64 = 16;
+
+/// The paths of this search: each run's set of hit coverage counters (hit counts and order
+/// aside), hashed. Edge coverage alone misses combinations: a load through a high pointer under
+/// a low pc runs only edges that other runs have covered one by one (a high label joined into
+/// a result under a high pc, the low-pc branch of the property). A run whose edges form a new
+/// set is kept although no single edge is new.
+///
+/// Path novelty is bounded by edge progress: it counts while the search has kept fewer than
+/// [`PATHS_PER_FEATURE`] paths per coverage feature, so a program where every input takes its
+/// own path cannot flood the queues. The set is per search (a restart forgets it).
+#[derive(Default)]
+struct PathSet {
+    seen: HashSet<u64, BuildHasherDefault<Prehashed>>,
+    /// Paths kept for their own sake (not also bringing a new coverage feature).
+    kept: u64,
+}
+
+impl PathSet {
+    /// Records the path of a run (the sum of its counters' [`path_term`]s) and says whether
+    /// the run is worth keeping for it: a path never seen, from a run that found no new
+    /// feature (that run is kept anyway; its path is recorded, not counted), while fewer than
+    /// [`PATHS_PER_FEATURE`] paths per coverage feature (`features`) have been kept.
+    fn observe(&mut self, path: u64, found_feature: bool, features: u64) -> bool {
+        if self.kept >= PATHS_PER_FEATURE * features {
+            return false;
+        }
+        if self.seen.insert(path) && !found_feature {
+            self.kept += 1;
+            return true;
+        }
+        false
+    }
+}
+
+/// The path hashes are already mixed: the set's hasher passes them through.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+/// One counter's share of a path hash: paths add these up, so the hash does not depend on the
+/// order in which the counters are scanned.
+#[inline(always)]
+fn path_term(index: usize) -> u64 {
+    let mut h = (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^= h >> 31;
+    h.wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
 /// Most features remembered per seed.
@@ -85,6 +155,8 @@ pub(crate) struct Feedback {
     pub(super) assume_sites: AssumeSiteCounts,
     /// How many coverage counters the last run hit.
     last_counters_hit: u32,
+    /// The paths seen in this search.
+    paths: PathSet,
 }
 
 impl Feedback {
@@ -122,6 +194,7 @@ impl Feedback {
             newly_guided: false,
             assume_sites: AssumeSiteCounts::default(),
             last_counters_hit: 0,
+            paths: PathSet::default(),
         }
     }
 
@@ -157,7 +230,7 @@ impl Feedback {
             Feature::Label(id) => self.label_hits.get(id as usize).copied().unwrap_or(0),
             // Structure features are not counted (see `StructureMap`): never rare.
             Feature::Structure(_) => u64::MAX,
-            Feature::Score => u64::MAX,
+            Feature::Score | Feature::Path => u64::MAX,
         }
     }
 
@@ -268,8 +341,13 @@ impl Feedback {
             &mut self.discovered,
         );
         let (mut new_features, mut new_points, mut counters_hit) = (0u32, 0u64, 0u32);
+        let edges = coverage::edge_counters_len();
+        let mut path = 0u64;
         coverage::drain_hits(|index, bucket| {
             counters_hit += 1;
+            if index < edges {
+                path = path.wrapping_add(path_term(index));
+            }
             if index >= seen.len() {
                 // Counters registered after the run started (a lazily loaded module): grow.
                 seen.resize(index + 1, 0);
@@ -291,6 +369,16 @@ impl Feedback {
         self.coverage_points += new_points;
         self.coverage_features += u64::from(new_features);
         self.last_counters_hit = counters_hit;
+        if counters_hit > 0
+            && self
+                .paths
+                .observe(path, new_features > 0, self.coverage_features)
+        {
+            new_features = 1;
+            if self.discovered.len() < MAX_SEED_FEATURES {
+                self.discovered.push(Feature::Path);
+            }
+        }
         new_features
     }
 
@@ -359,7 +447,49 @@ fn raise(best: &mut Vec<f64>, id: u32, value: f64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::size_class;
+    use super::{path_term, size_class, PathSet, PATHS_PER_FEATURE};
+
+    fn path(counters: &[usize]) -> u64 {
+        counters
+            .iter()
+            .fold(0u64, |sum, &index| sum.wrapping_add(path_term(index)))
+    }
+
+    #[test]
+    fn a_path_is_the_set_of_counters_hit() {
+        assert_eq!(path(&[3, 7, 100]), path(&[100, 3, 7]), "scan order aside");
+        let distinct = [
+            path(&[3]),
+            path(&[7]),
+            path(&[3, 7]),
+            path(&[3, 7, 9]),
+            path(&[3, 8]),
+            path(&[0]),
+            path(&[]),
+        ];
+        for (i, a) in distinct.iter().enumerate() {
+            for b in &distinct[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_path_is_kept_once_and_paths_are_bounded_by_features() {
+        let mut paths = PathSet::default();
+        // A run that found a new feature: its path is recorded, not counted.
+        assert!(!paths.observe(path(&[1, 2]), true, 1));
+        assert!(!paths.observe(path(&[1, 2]), false, 1), "seen");
+        // New combinations of known counters are kept, each once.
+        assert!(paths.observe(path(&[1]), false, 1));
+        assert!(!paths.observe(path(&[1]), false, 1));
+        for extra in 3..3 + PATHS_PER_FEATURE as usize - 1 {
+            assert!(paths.observe(path(&[1, extra]), false, 1), "{extra}");
+        }
+        // PATHS_PER_FEATURE paths per feature kept: the next new one waits for a new feature.
+        assert!(!paths.observe(path(&[2]), false, 1));
+        assert!(paths.observe(path(&[2]), false, 2));
+    }
 
     #[test]
     fn size_classes_are_exact_then_half_octaves() {
