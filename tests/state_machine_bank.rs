@@ -102,7 +102,8 @@ fn find_and_shrink(seeds: &[u64]) {
 /// earlier searches of this bank, on which greedy deletion stopped short of the minimum.
 const STUCK_ORIGINALS: [(&str, &str); 6] = [
     (
-        "a search after a mutation change: 19 commands, shrank to 9 (the deposit reaches the account through a transfer)",
+        "a search after a mutation change: 19 commands, shrank to 9 (the deposit reaches the \
+         account through a transfer)",
         "00131001c0cd5af9f7a6022f214adb1849ba2e1083c93fe4600aca14c74c8649f2502a6a14ec64e1f500c4f72568f6d0329af9cc1c2bd5b8b81c1acd12209c7b437cf9e54c58a775580723d5083aa958d37220c2603110f2c4e11d1316d48409304fa8e3749d9510cf1f828ab472f30568908e6d551984b6107813272975fd9dfe75599ee05cf4c6c51460d65fe7e57dda32e90477acd9c967054def1ed210da58e359951636caa0943befee91a68d1077318144c0c19ca4d8ea816f3614d072108adf93cccc109b815fdac1223d3b1c0c143c9a7b39baaf15225ed11c8792a7fa667cd273021423667082931a63406b74973fc58c706701f9b9331091d5dfea6a6a00114dbcf4ebc20253f5109f7bffab5724cf1640cad48701f0323610fabfec88eb2748f3796b71bf2913f44510b95ffe6185f6c414b160a223216f63c1109cccd551e9e220e29f9240130d48ae8b1087064471eae86489eece933a21067bb9",
     ),
     (
