@@ -105,6 +105,8 @@ pub(crate) struct Novelty {
     pub(crate) valid_sizes: u32,
     /// New input-structure features (constructor paths, value classes).
     pub(crate) structure: u32,
+    /// A path new to this search (see [`PathSet`]), counted only when nothing else was new.
+    pub(crate) path: u32,
 }
 
 impl Novelty {
@@ -115,6 +117,7 @@ impl Novelty {
 
     pub(crate) fn total(&self) -> u32 {
         self.coverage
+            + self.path
             + self.labels
             + self.targets
             + self.assumes
@@ -255,7 +258,7 @@ impl Feedback {
         let mut novelty = Novelty::default();
         self.discovered.clear();
         if self.sources.coverage {
-            novelty.coverage = self.observe_coverage();
+            (novelty.coverage, novelty.path) = self.observe_coverage();
         }
         with_last_run(|run| {
             self.assume_sites.count(run);
@@ -334,7 +337,9 @@ impl Feedback {
         self.structure.as_ref().map_or(0, |map| map.features)
     }
 
-    fn observe_coverage(&mut self) -> u32 {
+    /// Folds the run's coverage hits into the state: the new coverage features, and 1 if the
+    /// run's path is new while no feature is (see [`PathSet`]).
+    fn observe_coverage(&mut self) -> (u32, u32) {
         let (seen, hits, discovered) = (
             &mut self.coverage_seen,
             &mut self.counter_hits,
@@ -369,17 +374,18 @@ impl Feedback {
         self.coverage_points += new_points;
         self.coverage_features += u64::from(new_features);
         self.last_counters_hit = counters_hit;
+        let mut new_path = 0;
         if counters_hit > 0
             && self
                 .paths
                 .observe(path, new_features > 0, self.coverage_features)
         {
-            new_features = 1;
+            new_path = 1;
             if self.discovered.len() < MAX_SEED_FEATURES {
                 self.discovered.push(Feature::Path);
             }
         }
-        new_features
+        (new_features, new_path)
     }
 
     fn observe_recorded(&mut self, run: &LastRun, novelty: &mut Novelty) {

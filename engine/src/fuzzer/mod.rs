@@ -398,7 +398,11 @@ where
         input.encode(&mut encoder);
         let exact = !encoder.is_truncated();
         let bytes = encoder.into_bytes();
-        self.artifacts.keep(&bytes);
+        // A seed kept for its path alone serves this search: the corpus directory, which
+        // later runs and other workers replay, gets the seeds that found something new.
+        if novelty.total() > novelty.path {
+            self.artifacts.keep(&bytes);
+        }
         self.scheduler.after_run(pick, true);
         self.tally.count_kept(&self.applied);
         self.tally.stats.seeds_found += 1;
