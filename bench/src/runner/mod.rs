@@ -24,7 +24,7 @@
 //! Flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug controls, which
 //! always run to their cap), `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
 //! `--strategies a,b,...`, `--tasks a,b,...` (only these tasks, e.g. IFC mutants `3,17` or
-//! `correct` for the control), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
+//! `correct` for the control; in `throughput`, workloads `mirror,terms,machines`), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
 //! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
 //! typefuzz size bound), `--max-tests N` (stops every typefuzz trial after N tests as well as at
 //! its time cap: side-by-side comparisons on a loaded machine then give each variant the same

@@ -211,10 +211,23 @@ pub(crate) fn run(options: &Options) -> i32 {
                       30-variant instruction enum; quickcheck's `Vec` and proptest's `vec(.., \
                       0..100)`",
     };
+    // `--tasks mirror,terms`: only these workloads (for profiling one of them).
+    let wanted = |name: &str| {
+        options
+            .tasks
+            .as_ref()
+            .is_none_or(|tasks| tasks.iter().any(|t| t == name))
+    };
     let mut failed = false;
-    failed |= measure(&mirror, &tools, options, cap, &mut md, &mut csv);
-    failed |= measure(&terms, &tools, options, cap, &mut md, &mut csv);
-    failed |= measure(&machines, &tools, options, cap, &mut md, &mut csv);
+    if wanted(mirror.name) {
+        failed |= measure(&mirror, &tools, options, cap, &mut md, &mut csv);
+    }
+    if wanted(terms.name) {
+        failed |= measure(&terms, &tools, options, cap, &mut md, &mut csv);
+    }
+    if wanted(machines.name) {
+        failed |= measure(&machines, &tools, options, cap, &mut md, &mut csv);
+    }
     let write = fs::create_dir_all(&options.out)
         .and_then(|_| fs::write(options.out.join("report.md"), md))
         .and_then(|_| fs::write(options.out.join("throughput.csv"), csv));
