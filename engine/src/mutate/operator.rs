@@ -58,11 +58,16 @@ pub enum Operator {
     /// Make the value a same-type field of a fresh value (subterm's inverse: `x -> Add(x, y)`),
     /// the other fields about the value's size, so mutants keep their seeds' size on average.
     Wrap,
+    /// Replay a tuple component's mutation on another component of the same type, from the
+    /// same random state, so equal components stay equal: `(s, s)` becomes `(s', s')`. One
+    /// mutation in 8 of a component that has such a twin; never under
+    /// [`Operators::fuzzchick`](crate::Operators::fuzzchick).
+    Paired,
 }
 
 impl Operator {
     /// Number of operators.
-    pub const COUNT: usize = 20;
+    pub const COUNT: usize = 21;
 
     /// Every operator, in declaration order (index = `op as usize`).
     pub const ALL: [Operator; Operator::COUNT] = [
@@ -86,6 +91,7 @@ impl Operator {
         Operator::Custom,
         Operator::CmpLog,
         Operator::Wrap,
+        Operator::Paired,
     ];
 
     /// A short stable name (`"subterm"`, `"bit-flip"`, ...), used in reports and CSV output.
@@ -115,6 +121,7 @@ impl Operator {
             Operator::Custom => "custom",
             Operator::CmpLog => "cmplog",
             Operator::Wrap => "wrap",
+            Operator::Paired => "paired",
         }
     }
 }
