@@ -246,3 +246,74 @@ fn mutation_always_changes_a_recursive_value() {
         assert_ne!(before, value);
     }
 }
+
+/// Two sides of one relation, as a user writes a noninterference or differential input.
+#[derive(Clone, Debug, PartialEq, Mutate)]
+struct Relational {
+    before: Vec<u8>,
+    tag: u16,
+    after: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Mutate)]
+enum Sides {
+    Two(Vec<u8>, u16, Vec<u8>),
+    One(Vec<u8>),
+}
+
+#[test]
+fn same_typed_fields_are_paired_and_stay_equal() {
+    let mut cx = Context::new(5).with_max_size(8);
+    let (mut paired, mut apart) = (0, 0);
+    for _ in 0..4000 {
+        let side: Vec<u8> = cx.generate();
+        let mut value = Relational {
+            before: side.clone(),
+            tag: 3,
+            after: side,
+        };
+        let trace = cx.mutate(&mut value).to_vec();
+        if trace.contains(&Operator::Paired) {
+            paired += 1;
+            assert_eq!(value.before, value.after, "{trace:?}");
+            assert_eq!(value.tag, 3, "the other field is not part of the pair");
+        } else if value.before != value.after {
+            apart += 1;
+        }
+    }
+    // A recursive choice (2 of 3 fields are twins) paired one time in 8.
+    assert!((150..=450).contains(&paired), "{paired}");
+    assert!(apart > 2000, "{apart}");
+
+    let mut enum_paired = 0;
+    for _ in 0..4000 {
+        let mut value = Sides::Two(vec![1, 2], 7, vec![1, 2]);
+        if cx.mutate(&mut value).contains(&Operator::Paired) {
+            enum_paired += 1;
+            let Sides::Two(a, 7, b) = &value else {
+                panic!("a paired mutation keeps the variant: {value:?}");
+            };
+            assert_eq!(a, b);
+        }
+    }
+    assert!(enum_paired > 50, "{enum_paired}");
+}
+
+#[test]
+fn subtrees_and_faithful_mutation_are_never_paired() {
+    let start = node(1, node(2, Leaf(3), Leaf(4)), node(2, Leaf(3), Leaf(4)));
+    let mut cx = Context::new(1).with_max_size(8);
+    for _ in 0..4000 {
+        let mut value = start.clone();
+        assert!(!cx.mutate(&mut value).contains(&Operator::Paired));
+    }
+    let mut cx = Context::new(1).with_operators(Operators::fuzzchick());
+    for _ in 0..2000 {
+        let mut value = Relational {
+            before: vec![1],
+            tag: 0,
+            after: vec![1],
+        };
+        assert!(!cx.mutate(&mut value).contains(&Operator::Paired));
+    }
+}

@@ -216,7 +216,7 @@ pub(crate) fn run(options: &Options) -> i32 {
         options
             .tasks
             .as_ref()
-            .is_none_or(|tasks| tasks.iter().any(|t| t == name))
+            .map_or(true, |tasks| tasks.iter().any(|t| t == name))
     };
     let mut failed = false;
     if wanted(mirror.name) {

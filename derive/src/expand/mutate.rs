@@ -78,6 +78,60 @@ pub fn expand(container: &Container) -> TokenStream {
         Some(quote!(#pattern => match __k { #(#arms)* _ => {} },))
     }));
 
+    // Paired mutation (`__private::paired_field`): per variant, each active field's group, the
+    // index of the first active field of the same type. A field with its own mutator is alone,
+    // and so is a recursive one: a tree's two subtrees are not two sides of one relation.
+    // Only types with twins get the table and the replay.
+    let groups: Vec<Vec<usize>> = (container.variants.iter())
+        .map(|variant| {
+            let fields: Vec<_> = variant.active_fields().collect();
+            (0..fields.len())
+                .map(|i| {
+                    let same = |j: usize| {
+                        let (a, b) = (fields[i], fields[j]);
+                        let alone = |f: &crate::ast::Field| f.attrs.with.is_some() || f.recursive;
+                        !alone(a) && !alone(b) && a.class == b.class
+                    };
+                    (0..i).find(|&j| same(j)).unwrap_or(i)
+                })
+                .collect()
+        })
+        .collect();
+    let has_twins = groups
+        .iter()
+        .any(|row| row.iter().enumerate().any(|(i, &g)| g != i))
+        && groups.iter().flatten().all(|&g| g <= usize::from(u8::MAX));
+    let recursive_choice = if has_twins {
+        let rows = groups.iter().map(|row| index_table(row).1);
+        quote! {
+            const __TWINS: &[&[::core::primitive::u8]] = &[#(#rows),*];
+            let mut __twin = ::typefuzz::__private::paired_field(__cx, __TWINS[__variant], __k);
+            let __state = __cx.rng().get_seed();
+            let mut __k = __k;
+            // The field, then its twin if paired: the arms are written once.
+            loop {
+                let __saved = ::typefuzz::__private::enter_field(__cx);
+                #recursive_arms
+                ::typefuzz::__private::leave_field(__cx, __saved);
+                match __twin.take() {
+                    ::core::option::Option::Some(__next) => {
+                        // The same draws on an equal field make the same mutation.
+                        __cx.rng().seed(__state);
+                        __cx.record(::typefuzz::Operator::Paired);
+                        __k = __next;
+                    }
+                    ::core::option::Option::None => break,
+                }
+            }
+        }
+    } else {
+        quote! {
+            let __saved = ::typefuzz::__private::enter_field(__cx);
+            #recursive_arms
+            ::typefuzz::__private::leave_field(__cx, __saved);
+        }
+    };
+
     let (index_type, field_counts) = index_table(&field_counts);
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
@@ -164,9 +218,7 @@ pub fn expand(container: &Container) -> TokenStream {
             ::core::option::Option::None => {}
             ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
                 __cx.record(::typefuzz::Operator::Recursive);
-                let __saved = ::typefuzz::__private::enter_field(__cx);
-                #recursive_arms
-                ::typefuzz::__private::leave_field(__cx, __saved);
+                #recursive_choice
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);

@@ -58,9 +58,10 @@ pub enum Operator {
     /// Make the value a same-type field of a fresh value (subterm's inverse: `x -> Add(x, y)`),
     /// the other fields about the value's size, so mutants keep their seeds' size on average.
     Wrap,
-    /// Replay a tuple component's mutation on another component of the same type, from the
-    /// same random state, so equal components stay equal: `(s, s)` becomes `(s', s')`. One
-    /// mutation in 8 of a component that has such a twin; never under
+    /// Replay the mutation of a tuple component, or of a derived type's field, on another
+    /// component or field of the same type (a *twin*; a derived type's recursive fields are
+    /// never twins) from the same random state, so equal twins stay equal: `(s, s)` becomes
+    /// `(s', s')`. One such mutation in 8; never under
     /// [`Operators::fuzzchick`](crate::Operators::fuzzchick).
     Paired,
 }

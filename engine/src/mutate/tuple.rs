@@ -6,7 +6,7 @@
 //! inputs (noninterference over indistinguishable states, differential and metamorphic tests,
 //! `x == y` implies `f(x) == f(y)`) discard most single-sided mutants of a valid pair, since
 //! they change a part both must share: without pairing, the search moves the shared part only by
-//! luck. One mutation in [`PAIRED_ONE_IN`] is paired: most mutants of a relational pair must
+//! luck. One mutation in [`PAIRED_ONE_IN`](crate::__private::PAIRED_ONE_IN) is paired: most mutants of a relational pair must
 //! still move one side alone (a counterexample is usually a difference between the two). Types
 //! are compared by
 //! [`type_name`](core::any::type_name); a replay on a component of another type would still be
@@ -33,7 +33,7 @@
 //! the others, so it is smaller component-wise; a product of well-founded orders is well-founded.
 
 use super::vec::mutate_child;
-use crate::__private::{split_size, MAX_MUTATION_DEPTH};
+use crate::__private::{paired_field, split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
 use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{token, Structure};
@@ -50,27 +50,14 @@ fn nth_mutable(mutable: &[bool], pick: usize) -> usize {
         .map_or(0, |(index, _)| index)
 }
 
-/// How many mutations of a component that has a twin there are per paired one. Measured on the
-/// IFC benchmark at equal test budgets, hard mutants (`bench/RESULTS.md`): 1 in 2, 4 and 8 all
-/// need fewer tests than no pairing, 1 in 8 the fewest; a rate that followed which kind of
-/// mutant was kept more often settled near 3 in 4 there (paired mutants reach new coverage more
-/// often) and found less.
-pub(crate) const PAIRED_ONE_IN: u32 = 8;
-
-/// The component the mutation of `target` is replayed on, if this mutation is paired (one in
-/// [`PAIRED_ONE_IN`]): a mutable component of the same type name, at random among them. Draws nothing when `target` has no twin, so types without one mutate exactly as
-/// before.
-fn paired_with(mutable: &[bool], names: &[&str], target: usize, cx: &mut Context) -> Option<usize> {
-    let is_twin = |i: usize| i != target && mutable[i] && names[i] == names[target];
-    let twins = (0..names.len()).filter(|&i| is_twin(i)).count();
-    if twins == 0 || cx.operators().faithful {
-        return None;
-    }
-    if !cx.chance(1, PAIRED_ONE_IN) {
-        return None;
-    }
-    let pick = cx.below(twins);
-    (0..names.len()).filter(|&i| is_twin(i)).nth(pick)
+/// Pairing groups of a tuple's components ([`paired_field`]): components of one type name share
+/// the index of the first of them; a component with a single value (zero-sized) has a group of
+/// its own.
+fn twin_groups<const N: usize>(mutable: &[bool; N], names: &[&str; N]) -> [u8; N] {
+    core::array::from_fn(|i| {
+        let first = (0..i).find(|&j| mutable[i] && mutable[j] && names[j] == names[i]);
+        first.unwrap_or(i) as u8
+    })
 }
 
 macro_rules! tuple_impls {
@@ -92,7 +79,7 @@ macro_rules! tuple_impls {
                 }
                 let target = nth_mutable(&mutable, cx.below(count));
                 let names = [$(core::any::type_name::<$name>()),+];
-                let twin = paired_with(&mutable, &names, target, cx);
+                let twin = paired_field(cx, &twin_groups(&mutable, &names), target);
                 let state = cx.rng().get_seed();
                 cx.record(Operator::Recursive);
                 match target {
