@@ -50,7 +50,9 @@
 //!
 //! * **generate**: a fresh value of bounded size (QuickChick-style: at size 0 only variants that
 //!   need no further recursion; recursive variants weighted up with the size);
-//! * **mutate**: one random type-aware mutation in place, recording the named [`Operator`];
+//! * **mutate**: one random type-aware mutation in place, recording the named [`Operator`]
+//!   (one mutation in 8 of a field that has a same-typed twin is replayed on the twin, so
+//!   `Input { before: s, after: s }` stays equal: [`Operator::Paired`]);
 //! * **shrink**: strictly simpler candidates (subterms, simpler variants, shrunk fields);
 //! * **encode / decode**: a total, bounded byte codec — what corpus files, regression files and
 //!   libFuzzer's buffers hold ([`codec`]).
