@@ -6,11 +6,11 @@
 //! inputs (noninterference over indistinguishable states, differential and metamorphic tests,
 //! `x == y` implies `f(x) == f(y)`) discard most single-sided mutants of a valid pair, since
 //! they change a part both must share: without pairing, the search moves the shared part only by
-//! luck. One mutation in [`PAIRED_ONE_IN`](crate::__private::PAIRED_ONE_IN) is paired: most mutants of a relational pair must
-//! still move one side alone (a counterexample is usually a difference between the two). Types
-//! are compared by
-//! [`type_name`](core::any::type_name); a replay on a component of another type would still be
-//! an ordinary mutation of it. Never under the FuzzChick-faithful operators.
+//! luck. One mutation in [`PAIRED_ONE_IN`](crate::__private::PAIRED_ONE_IN) is paired: most
+//! mutants of a relational pair must still move one side alone (a counterexample is usually a
+//! difference between the two). Types are compared by [`type_name`](core::any::type_name); a
+//! replay on a component of another type would still be an ordinary mutation of it. Never under
+//! the FuzzChick-faithful operators.
 //!
 //! Components are generated one level deeper with an equal share of the size budget
 //! ([`split_size`]): a recursive type that branches through a tuple, such as
