@@ -65,11 +65,14 @@ pub struct FeedbackSources {
     /// feedback only) and [`Schedule::Generate`] (which never mutates).
     pub structure: bool,
     /// Whether structure feedback may observe only a sample of the inputs once no input showed a
-    /// new feature for a long stretch (see `feedback::structure`'s `StructureMap`): the walk
-    /// costs about as much as building the input. Default `false`: sampling cut the walk's share
-    /// of the loop from ~25% to ~9% on the throughput workloads, but it cost finding power on the
-    /// state-machine bank bug (seed 4 missed it in 300,000 tests, seed 1 needed 217k instead of
-    /// 153k), so it is opt-in until it is shown to cost nothing elsewhere.
+    /// new feature for a long stretch (4096 inputs; then one in 2, ... one in 16 as the stretch
+    /// doubles; see `feedback::structure`'s `StructureMap`): the walk costs about as much as
+    /// building the input, and a quiet map makes almost every walk worthless. Default `true`
+    /// since distinct inputs are counted by [`Mutate::hash_value`](crate::Mutate::hash_value)
+    /// instead of the walk's fingerprint (before, an input the walk skipped had to be encoded to
+    /// be counted, which ate the saving). The state-machine drop-in turns it off: its command
+    /// sequences' structure features are the model states reached, rare and decisive (with
+    /// sampling, seed 4 of the bank test missed its bug in 300,000 tests).
     pub structure_sampling: bool,
 }
 
@@ -82,7 +85,7 @@ impl Default for FeedbackSources {
             assume: true,
             valid_sizes: true,
             structure: true,
-            structure_sampling: false,
+            structure_sampling: true,
         }
     }
 }

@@ -98,10 +98,10 @@ pub struct Stats {
     pub generated: u64,
     /// Tests that were mutants of a seed.
     pub mutated: u64,
-    /// Distinct valid inputs, told apart by a 64-bit hash of their structure walk
-    /// ([`Structure::fingerprint`](crate::feedback::structure::Structure::fingerprint); of their
-    /// codec bytes for inputs that walk cannot see whole), not by encoding each input: exact up
-    /// to 2^16 (but for hash collisions), then a HyperLogLog estimate.
+    /// Distinct valid inputs, told apart by a 64-bit hash of their leaves
+    /// ([`Mutate::hash_value`](crate::Mutate::hash_value); of their codec bytes for inputs some
+    /// part of which it cannot see), not by encoding each input: exact up to 2^16 (but for hash
+    /// collisions), then a HyperLogLog estimate.
     pub unique_valid: u64,
     /// Coverage counters hit at least once (0 without instrumentation).
     pub coverage_points: u64,

@@ -283,11 +283,13 @@ mod size {
     /// lines in the mutual pair) costs a few bytes per field; index tables as byte strings and
     /// structure tokens as literals save more: 58,159 / 24,156 / 7,794 bytes (session 14).
     /// Paired mutation's twin table and replay loop, for enum30's `Pair(i32, i32)`: 58,844.
+    /// `hash_value` (the distinct-input hash: the variant index, then a match over the variants
+    /// with fields): 61,607 / 25,406 / 8,220 (session 17).
     #[test]
     fn benchmark_shapes_expand_to_bounded_code() {
         for (name, source, bound) in [
-            ("enum30", ENUM30, 60_000),
-            ("mutual Expr", EXPR, 25_000),
+            ("enum30", ENUM30, 63_000),
+            ("mutual Expr", EXPR, 26_500),
             ("mutual Stmt", STMT, 8_500),
         ] {
             let sizes = sizes(source);

@@ -2,6 +2,10 @@
 //! `"Type::Variant"`, or `"Type"` for a struct) and then each active field as a child, so the
 //! structure feedback sees which variant appears under which parent variant and field.
 //!
+//! `Mutate::hash_value` is written here too: each variant's index (enums only), then each active
+//! field's `hash_value`, in declaration order — the leaves of the value and nothing of the
+//! walk's context, so counting distinct inputs costs a fraction of a walk.
+//!
 //! Tokens are `u64` literals hashed here, by [`token`], exactly as the engine's
 //! `feedback::structure::token` hashes the same name (checked by the engine's
 //! `tests/structure_feedback.rs`), so observing a value costs a match and one call per field,
@@ -50,9 +54,32 @@ pub fn expand(container: &Container) -> TokenStream {
             }
         }
     });
+    // The variant index once (enums only), then a match over the variants with fields.
+    let index = container.is_enum.then(|| {
+        let index = super::variant_index(container, quote!(self));
+        quote!(__hasher.write(#index as ::core::primitive::u64);)
+    });
+    let hash_arms = super::match_self(container.variants.iter().map(|variant| {
+        let pattern = variant.pattern();
+        let fields: Vec<TokenStream> = variant
+            .active_fields()
+            .map(|field| {
+                let binding = &field.binding;
+                let ty = field.ty;
+                quote_spanned! {field.ty_span()=>
+                    <#ty as ::typefuzz::Mutate>::hash_value(#binding, __hasher);
+                }
+            })
+            .collect();
+        (!fields.is_empty()).then(|| quote!(#pattern => { #(#fields)* }))
+    }));
     quote! {
         fn visit_structure(&self, __structure: &mut ::typefuzz::__private::Structure<'_>) {
             match self { #(#arms)* }
+        }
+        fn hash_value(&self, __hasher: &mut ::typefuzz::__private::ValueHasher) {
+            #index
+            #hash_arms
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::recorder::LastRun;
 use super::snapshot::AssumeSiteCounts;
-use super::structure::{Structure, StructureMap};
+use super::structure::StructureMap;
 use super::{coverage, with_last_run};
 use crate::{FeedbackSources, Mutate};
 use std::collections::HashSet;
@@ -293,30 +293,18 @@ impl Feedback {
     /// of shape features would otherwise crowd out the few seeds that signal picks (measured:
     /// the labelled "bad!" search fell from 9 to 1 of 10 seeds when both counted).
     ///
-    /// Also returns the input's structure [`fingerprint`](super::structure::Structure::fingerprint)
-    /// when `fingerprint` asks for it (a walk of its own when the structure source did not walk
-    /// the input): `None` when the walk could not see the whole input.
-    pub(crate) fn observe_structure<T: Mutate>(
-        &mut self,
-        input: &T,
-        fingerprint: bool,
-    ) -> (u32, Option<u64>) {
-        let observed = match &mut self.structure {
+    pub(crate) fn observe_structure<T: Mutate>(&mut self, input: &T) -> u32 {
+        match &mut self.structure {
             Some(map) if !self.guided => {
-                let (new, features, walked) = map.observe(input);
+                let (new, features) = map.observe(input);
                 for index in features {
                     if self.discovered.len() < MAX_SEED_FEATURES {
                         self.discovered.push(Feature::Structure(index));
                     }
                 }
-                (new, walked)
+                new
             }
-            _ => (0, None),
-        };
-        match observed {
-            (new, Some(walked)) => (new, walked),
-            (new, None) if fingerprint => (new, Structure::fingerprint_of(input)),
-            (new, None) => (new, None),
+            _ => 0,
         }
     }
 

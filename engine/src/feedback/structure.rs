@@ -23,7 +23,7 @@
 //! run costs one pass over the value and no allocation; the walk stops after [`MAX_NODES`] nodes
 //! or [`MAX_DEPTH`] levels, so it stays cheap on huge inputs and cannot overflow the stack.
 //! With [`FeedbackSources::structure_sampling`](crate::FeedbackSources::structure_sampling) on
-//! (default off), once no input has shown a new feature for 4096 inputs in a row the engine
+//! (the default), once no input has shown a new feature for 4096 inputs in a row the engine
 //! observes only a sample of the inputs (one in 2, then 4, ... 16 as the quiet stretch doubles)
 //! until one does: a saturated map makes almost every walk worthless.
 //!
@@ -72,8 +72,9 @@ const ROOT: u64 = 0x243F_6A88_85A3_08D3;
 ///
 /// Along the way it folds the walk — node tokens, steps into and out of children, and the exact
 /// values leaves report with [`value`](Self::value) and [`bytes`](Self::bytes) — into a 64-bit
-/// [`fingerprint`](Self::fingerprint) of the whole value, which the engine counts distinct
-/// inputs by without encoding them.
+/// [`fingerprint`](Self::fingerprint) of the whole value: what the default
+/// [`Mutate::hash_value`] counts distinct inputs by for types that do not write their leaves
+/// themselves.
 pub struct Structure<'a> {
     seen: &'a mut [u64],
     /// The walk so far, folded (see [`fingerprint`](Self::fingerprint)).
@@ -467,22 +468,16 @@ impl StructureMap {
         self.offered & ((1 << stride_log2) - 1) == 0
     }
 
-    /// Observes `input` if it is due; returns how many features it set first, (some of) those
-    /// features, and the input's [`fingerprint`](Structure::fingerprint) if it was observed
-    /// (`Some(None)` when observed but its fingerprint is partial).
-    pub(crate) fn observe<T: Mutate>(
-        &mut self,
-        input: &T,
-    ) -> (u32, impl Iterator<Item = u32>, Option<Option<u64>>) {
+    /// Observes `input` if it is due; returns how many features it set first and (some of)
+    /// those features.
+    pub(crate) fn observe<T: Mutate>(&mut self, input: &T) -> (u32, impl Iterator<Item = u32>) {
         let mut discovered = [0; MAX_DISCOVERED];
         let mut new = 0;
-        let mut fingerprint = None;
         if self.due() {
             let mut structure = Structure::new(&mut self.seen);
             input.visit_structure(&mut structure);
             new = structure.new_features();
             discovered = structure.discovered;
-            fingerprint = Some(structure.fingerprint());
         }
         if new == 0 {
             self.quiet += 1;
@@ -491,7 +486,7 @@ impl StructureMap {
         }
         self.features += u64::from(new);
         let remembered = (new as usize).min(MAX_DISCOVERED);
-        (new, discovered.into_iter().take(remembered), fingerprint)
+        (new, discovered.into_iter().take(remembered))
     }
 }
 
@@ -581,9 +576,6 @@ mod tests {
             None,
             "past the node bound"
         );
-        let mut map = StructureMap::new();
-        assert_eq!(map.observe(&long).2, Some(None));
-        assert!(map.observe(&vec![1u8]).2.unwrap().is_some());
     }
 
     #[test]

@@ -366,12 +366,11 @@ where
         let valid_len = (valid && self.tally.stats.discards > 0)
             .then(|| self.artifacts.last_input(&input).len());
         let mut novelty = self.feedback.observe(valid_len);
-        let fingerprint;
-        (novelty.structure, fingerprint) = self.feedback.observe_structure(&input, valid);
+        novelty.structure = self.feedback.observe_structure(&input);
         if valid {
-            // Distinct inputs by the structure walk, which runs anyway; by the codec bytes for
-            // the inputs it cannot see whole.
-            let hash = fingerprint
+            // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
+            // bytes for the inputs it cannot see whole.
+            let hash = crate::mutate::ValueHasher::of(&input)
                 .unwrap_or_else(|| crate::stats::hash_bytes(self.artifacts.last_input(&input)));
             self.tally.count_valid(hash);
         }

@@ -94,6 +94,10 @@ impl<T: Mutate, const N: usize> Mutate for [T; N] {
         }
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        self.iter().for_each(|element| element.hash_value(hasher));
+    }
+
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         for element in self {
             element.visit_leaves(leaves);

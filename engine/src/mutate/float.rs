@@ -135,6 +135,10 @@ macro_rules! float_impls {
                 structure.node(mix(TYPE, class | (u64::from(x.is_sign_negative()) << 3)));
                 structure.value(u64::from(x.to_bits()));
             }
+
+            fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+                hasher.write(u64::from(self.to_bits()));
+            }
         }
 
         impl Float for $t {

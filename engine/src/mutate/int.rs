@@ -215,6 +215,14 @@ macro_rules! int_impls {
                 }
             }
 
+            fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+                let wide = *self as u128;
+                hasher.write(wide as u64);
+                if core::mem::size_of::<$t>() > 8 {
+                    hasher.write((wide >> 64) as u64);
+                }
+            }
+
             fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
                 // 128-bit values take part through their low 64 bits, the widest comparison
                 // the instrumentation reports.

@@ -48,4 +48,7 @@ impl<T: ?Sized> Mutate for PhantomData<T> {
     fn visit_structure(&self, structure: &mut crate::feedback::structure::Structure<'_>) {
         structure.node(crate::feedback::structure::token("PhantomData"));
     }
+
+    /// One value: nothing to write.
+    fn hash_value(&self, _: &mut crate::mutate::ValueHasher) {}
 }

@@ -139,6 +139,13 @@ impl<T: Mutate> Mutate for Option<T> {
         }
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write(u64::from(self.is_some()));
+        if let Some(payload) = self {
+            payload.hash_value(hasher);
+        }
+    }
+
     /// The variant (`None` is 0, `Some` 1), then the payload.
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         match leaves.variant(u64::from(self.is_some()), 2) {
@@ -257,6 +264,14 @@ impl<T: Mutate, E: Mutate> Mutate for Result<T, E> {
                 structure.node(ERR);
                 structure.child(ERR, 0, payload);
             }
+        }
+    }
+
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write(u64::from(self.is_ok()));
+        match self {
+            Ok(payload) => payload.hash_value(hasher),
+            Err(payload) => payload.hash_value(hasher),
         }
     }
 }

@@ -76,6 +76,10 @@ impl<T: Mutate> Mutate for Box<T> {
         (**self).visit_structure(structure);
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        (**self).hash_value(hasher);
+    }
+
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         (**self).visit_leaves(leaves);
     }
@@ -123,6 +127,10 @@ impl<T: Mutate> Mutate for Rc<T> {
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         (**self).visit_structure(structure);
     }
+
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        (**self).hash_value(hasher);
+    }
 }
 
 /// Delegates to the shared value; mutation goes through [`Arc::make_mut`].
@@ -164,5 +172,9 @@ impl<T: Mutate> Mutate for Arc<T> {
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         (**self).visit_structure(structure);
+    }
+
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        (**self).hash_value(hasher);
     }
 }

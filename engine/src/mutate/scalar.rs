@@ -59,6 +59,10 @@ impl Mutate for bool {
         structure.node(mix(TYPE, u64::from(*self)));
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write(u64::from(*self));
+    }
+
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         if let Some(new) = leaves.integer(u64::from(*self), 1) {
             *self = new != 0;
@@ -219,6 +223,10 @@ impl Mutate for char {
         structure.value(u64::from(c));
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write(u64::from(*self));
+    }
+
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         // A replacement that is not a scalar value (a surrogate, or above U+10FFFF) is ignored.
         if let Some(new) = leaves.integer(u64::from(*self), 4) {
@@ -264,6 +272,9 @@ impl Mutate for () {
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         structure.node(token("()"));
     }
+
+    /// One value: nothing to write.
+    fn hash_value(&self, _: &mut crate::mutate::ValueHasher) {}
 }
 
 #[cfg(test)]

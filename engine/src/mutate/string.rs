@@ -200,6 +200,10 @@ impl Mutate for String {
         }
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write_bytes(self.as_bytes());
+    }
+
     /// The whole string is one byte-string leaf (replaced only by UTF-8).
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         if let Some(new) = leaves.bytes(self.as_bytes()) {

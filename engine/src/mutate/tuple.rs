@@ -130,6 +130,12 @@ macro_rules! tuple_impls {
                 )+
             }
 
+            fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+                $(
+                    self.$index.hash_value(hasher);
+                )+
+            }
+
             fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
                 $(
                     if leaves.is_done() {

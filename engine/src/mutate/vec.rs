@@ -601,6 +601,11 @@ impl<T: Mutate> Mutate for Vec<T> {
         visit_elements(token("Vec"), self, structure);
     }
 
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write(self.len() as u64);
+        self.iter().for_each(|element| element.hash_value(hasher));
+    }
+
     /// The length, then each element.
     #[allow(clippy::needless_range_loop)] // see `encode`
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
@@ -673,6 +678,11 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         visit_elements(token("VecDeque"), self, structure);
+    }
+
+    fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
+        hasher.write(self.len() as u64);
+        self.iter().for_each(|element| element.hash_value(hasher));
     }
 }
 

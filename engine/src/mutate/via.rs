@@ -39,6 +39,10 @@ macro_rules! via {
         fn visit_structure(&self, structure: &mut $crate::feedback::structure::Structure<'_>) {
             $crate::Mutate::visit_structure(&$to(self), structure);
         }
+
+        fn hash_value(&self, hasher: &mut $crate::mutate::ValueHasher) {
+            $crate::Mutate::hash_value(&$to(self), hasher);
+        }
     };
     ([$($generics:tt)*] $t:ty => $repr:ty, $to:path, $from:path, injective, $name:expr) => {
         impl<$($generics)*> $crate::Mutate for $t {
