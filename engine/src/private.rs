@@ -23,6 +23,6 @@ pub use crate::feedback::cmplog::{
 };
 pub use crate::feedback::labels::Label;
 pub use crate::feedback::structure::Structure;
-pub use crate::mutate::ValueHasher;
 pub use crate::feedback::targets::{Target, TargetValue};
+pub use crate::mutate::ValueHasher;
 pub use crate::outcome::Discard;

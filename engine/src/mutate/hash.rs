@@ -182,7 +182,11 @@ mod tests {
         distinct(&[(0u8, 1u8), (1, 0), (0, 0)]);
         distinct(&[[0u8; 3], [0, 0, 1], [1, 0, 0]]);
         distinct(&[Box::new(1u8), Box::new(2)]);
-        distinct(&[vec![vec![1u8], vec![2]], vec![vec![1, 2]], vec![vec![], vec![1, 2]]]);
+        distinct(&[
+            vec![vec![1u8], vec![2]],
+            vec![vec![1, 2]],
+            vec![vec![], vec![1, 2]],
+        ]);
         distinct(&[
             std::time::Duration::from_secs(1),
             std::time::Duration::from_nanos(1),
