@@ -3,7 +3,9 @@
 //! even on a loaded machine.
 //!
 //! Rows per workload: plain proptest (the workload's strategy), plain quickcheck (its
-//! `Arbitrary`), the derived `generate` alone (the same loop as the two baselines, so it compares
+//! `Arbitrary` at a fixed `Gen` size, as `quickcheck()` runs it), quickcheck with its size
+//! cycling through `0..=size` test after test (`quickcheck-cycled`: the size distribution the
+//! engine generates with, which the issue's "same size distribution" asks for), the derived `generate` alone (the same loop as the two baselines, so it compares
 //! generators), `typefuzz::check` with the generate-only schedule, and `typefuzz::check` with the
 //! default schedule (mutation, structure feedback, unique counting; coverage off). quickcheck and
 //! the derived generator get the same target size; each row reports the mean node count of what
@@ -39,6 +41,10 @@ const MACHINE_SIZE: usize = 100;
 enum Tool {
     Proptest,
     Quickcheck,
+    /// quickcheck's `Arbitrary` with its `Gen` size cycling through `0..=size`, test after
+    /// test, as the engine's generation sizes do: the baseline with the engine's size
+    /// distribution for generated inputs.
+    QuickcheckCycled,
     /// The derived `Mutate::generate` in the baselines' loop.
     DerivedGenerate,
     /// `typefuzz::check` under a benchmark strategy's configuration.
@@ -50,6 +56,7 @@ impl Tool {
         match self {
             Tool::Proptest => "proptest",
             Tool::Quickcheck => "quickcheck",
+            Tool::QuickcheckCycled => "quickcheck-cycled",
             Tool::DerivedGenerate => "derived-generate",
             Tool::Check(s) => s.name(),
         }
@@ -71,6 +78,9 @@ impl Tool {
             .position(|t| matches!(t, Tool::Check(_)))
             .unwrap_or(tools.len());
         tools.insert(at, Tool::DerivedGenerate);
+        if let Some(at) = tools.iter().position(|&t| t == Tool::Quickcheck) {
+            tools.insert(at + 1, Tool::QuickcheckCycled);
+        }
         tools
     }
 }
@@ -136,6 +146,19 @@ where
             let mut gen = quickcheck::Gen::from_size_and_seed(workload.size, seed);
             baseline_loop(cap, false, property, || T::arbitrary(&mut gen)).seconds
         }
+        Tool::QuickcheckCycled => {
+            // One `Gen` per size (quickcheck's size is fixed at construction).
+            let mut gens: Vec<quickcheck::Gen> = (0..=workload.size)
+                // Size 0 is read as 1 (quickcheck divides by its size; both make empty `Vec`s).
+                .map(|size| quickcheck::Gen::from_size_and_seed(size.max(1), seed ^ size as u64))
+                .collect();
+            let mut next = 0;
+            baseline_loop(cap, false, property, || {
+                next = (next + 1) % gens.len();
+                T::arbitrary(&mut gens[next])
+            })
+            .seconds
+        }
         Tool::DerivedGenerate => {
             let mut cx = Context::new(seed).with_max_size(workload.size);
             baseline_loop(cap, false, property, || T::generate(&mut cx)).seconds
@@ -172,8 +195,9 @@ pub(crate) fn run(options: &Options) -> i32 {
          and `typefuzz` are `typefuzz::check` (coverage off) with the generate-only and the \
          default schedule, at the engine's maximum size below. Nodes are constructors; \
          `nodes/s` cannot be raised by running smaller inputs. Ratios are to quickcheck in the \
-         same run. The baselines count no unique inputs (typefuzz always does: its numbers \
-         include that cost).\n",
+         same run, and to `quickcheck-cycled` (quickcheck with its `Gen` size cycling through \
+         `0..=size`, as the engine's generation sizes do). The baselines count no unique \
+         inputs (typefuzz always does: its numbers include that cost).\n",
         options.command,
         options.trials,
         cap.as_secs_f64(),
@@ -300,15 +324,19 @@ where
             of(Measured::mean_nodes),
         )
     };
-    let quickcheck = tools
-        .iter()
-        .position(|&t| t == Tool::Quickcheck)
-        .map(|row| summary(&results[row]));
+    let baseline = |tool: Tool| {
+        tools
+            .iter()
+            .position(|&t| t == tool)
+            .map(|row| summary(&results[row]))
+    };
+    let (quickcheck, cycled) = (baseline(Tool::Quickcheck), baseline(Tool::QuickcheckCycled));
     let _ = write!(
         md,
         "\n## {}\n\n{} (quickcheck and derived size {}, engine maximum size {}).\n\n\
-         | tool | tests/s | nodes/s | mean nodes | tests/s vs quickcheck | nodes/s vs quickcheck |\n\
-         |---|---|---|---|---|---|\n",
+         | tool | tests/s | nodes/s | mean nodes | tests/s vs quickcheck | nodes/s vs quickcheck \
+         | tests/s vs quickcheck-cycled | nodes/s vs quickcheck-cycled |\n\
+         |---|---|---|---|---|---|---|---|\n",
         workload.name, workload.description, workload.size, workload.max_size
     );
     for (row, &tool) in tools.iter().enumerate() {
@@ -320,12 +348,17 @@ where
                 "-".into()
             }
         };
-        let (vs_tests, vs_nodes) = quickcheck.map_or(("-".into(), "-".into()), |(t, n, _)| {
-            (ratio(tests, t), ratio(nodes, n))
-        });
+        let versus = |base: Option<(f64, f64, f64)>| {
+            base.map_or(("-".into(), "-".into()), |(t, n, _)| {
+                (ratio(tests, t), ratio(nodes, n))
+            })
+        };
+        let (vs_tests, vs_nodes) = versus(quickcheck);
+        let (vs_cycled_tests, vs_cycled_nodes) = versus(cycled);
         let _ = writeln!(
             md,
-            "| {} | {tests:.0} | {nodes:.0} | {size:.2} | {vs_tests} | {vs_nodes} |",
+            "| {} | {tests:.0} | {nodes:.0} | {size:.2} | {vs_tests} | {vs_nodes} \
+             | {vs_cycled_tests} | {vs_cycled_nodes} |",
             tool.name()
         );
         println!(
