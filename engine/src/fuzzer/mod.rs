@@ -34,8 +34,8 @@
 //!    `outcome.rs`).
 //! 7. `Feedback::observe` folds the run's coverage, labels, targets and `assume!` scores into
 //!    the state, `Feedback::observe_structure` the input's shape, giving its `Novelty`; `Tally`
-//!    counts the test (distinct valid inputs by the structure walk's fingerprint) (`stats.rs`,
-//!    `feedback/state.rs`, `feedback/structure.rs`, `feedback/snapshot.rs`).
+//!    counts the test (distinct valid inputs by `Mutate::hash_value`) (`stats.rs`,
+//!    `mutate/hash.rs`, `feedback/state.rs`, `feedback/structure.rs`, `feedback/snapshot.rs`).
 //! 8. If novel, `report_new_coverage` saves the input to the corpus directory and
 //!    `Scheduler::admit` keeps it as a seed with energy; in any case `Scheduler::after_run` spends
 //!    the parent's energy (`fuzzer/artifacts.rs`, `schedule/mod.rs`).
