@@ -5,8 +5,9 @@
 //! Rows per workload: plain proptest (the workload's strategy), plain quickcheck (its
 //! `Arbitrary` at a fixed `Gen` size, as `quickcheck()` runs it), quickcheck with its size
 //! cycling through `0..=size` test after test (`quickcheck-cycled`: the size distribution the
-//! engine generates with, which the "same size distribution" asks for), the derived `generate` alone (the same loop as the two baselines, so it compares
-//! generators), `typefuzz::check` with the generate-only schedule, and `typefuzz::check` with the
+//! engine generates with, which the "same size distribution" asks for), the derived
+//! `generate` alone (the same loop as the baselines, so it compares generators),
+//! `typefuzz::check` with the generate-only schedule, and `typefuzz::check` with the
 //! default schedule (mutation, structure feedback, unique counting; coverage off). quickcheck and
 //! the derived generator get the same target size; each row reports the mean node count of what
 //! it actually ran, so a tool cannot look faster by running smaller inputs. Trials interleave the

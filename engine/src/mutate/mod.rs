@@ -181,9 +181,9 @@ pub trait Mutate: Clone + Sized {
     ///
     /// The default folds in the value's structure walk's
     /// [`fingerprint`](crate::feedback::structure::Structure::fingerprint)
-    /// ([`ValueHasher::walk`]): correct, and opaque when [`visit_structure`](Mutate::visit_structure)
-    /// reports nothing, but several times slower than writing the leaves;
-    /// `#[derive(Mutate)]` and the standard types override it.
+    /// ([`ValueHasher::walk`]): correct, and opaque when
+    /// [`visit_structure`](Mutate::visit_structure) reports nothing, but several times slower
+    /// than writing the leaves; `#[derive(Mutate)]` and the standard types override it.
     ///
     /// ```
     /// use typefuzz::{Mutate, mutate::ValueHasher};
