@@ -1067,6 +1067,21 @@ impl Mutate for Choices {
         }
     }
 
+    /// Every byte (the structure walk observes only the first words), or the seed and skip.
+    fn hash_value(&self, hasher: &mut typefuzz_engine::mutate::ValueHasher) {
+        match &self.seeded {
+            None => {
+                hasher.write(u64::from(self.derived));
+                hasher.write_bytes(&self.bytes);
+            }
+            Some((seed, skip)) => {
+                hasher.write(u64::MAX);
+                hasher.write_bytes(seed);
+                hasher.write(u64::from(*skip));
+            }
+        }
+    }
+
     /// Versioned: inputs saved in an older encoding are never loaded as this one.
     fn fingerprint(fingerprint: &mut Fingerprint) {
         fingerprint.name("typefuzz_proptest::choices::Choices/v2");
@@ -1122,6 +1137,28 @@ impl Mutate for Choices {
 mod tests {
     use super::*;
     use proptest::strategy::ValueTree;
+
+    /// Distinct inputs are counted by every byte, past the words the structure walk observes.
+    #[test]
+    fn hashes_see_every_byte_and_the_seed() {
+        use typefuzz_engine::mutate::ValueHasher;
+        let long = |last: u8| {
+            let mut bytes = vec![0; 4 * OBSERVED_WORDS + 8];
+            *bytes.last_mut().unwrap() = last;
+            Choices::new(bytes)
+        };
+        assert_eq!(ValueHasher::of(&long(1)), ValueHasher::of(&long(1)));
+        assert_ne!(ValueHasher::of(&long(1)), ValueHasher::of(&long(2)));
+        let seeded = |skip| Choices {
+            seeded: Some(([7; 32], skip)),
+            ..Choices::new(Vec::new())
+        };
+        assert_ne!(ValueHasher::of(&seeded(0)), ValueHasher::of(&seeded(1)));
+        assert_ne!(
+            ValueHasher::of(&seeded(0)),
+            ValueHasher::of(&Choices::new(Vec::new()))
+        );
+    }
 
     fn order_key(c: &Choices) -> (usize, Vec<u32>) {
         (c.words(), (0..c.words()).map(|i| c.word(i)).collect())

@@ -127,6 +127,10 @@ impl<T: Generate<V> + Mutate, V: Version> Mutate for Args<T, V> {
     fn visit_structure(&self, structure: &mut Structure<'_>) {
         self.0.visit_structure(structure);
     }
+
+    fn hash_value(&self, hasher: &mut typefuzz_engine::mutate::ValueHasher) {
+        self.0.hash_value(hasher);
+    }
 }
 
 impl<T: Generate<V> + Mutate, V: Version> Genotype<V> for Args<T, V> {
@@ -296,6 +300,13 @@ impl<T: Generate<V>, V: Version> Mutate for Generated<T, V> {
         out.write_bytes(&self.path);
     }
 
+    /// What the encoding holds: the seed, the size and the shrink path.
+    fn hash_value(&self, hasher: &mut typefuzz_engine::mutate::ValueHasher) {
+        hasher.write(self.seed);
+        hasher.write(self.size as u64);
+        hasher.write_bytes(&self.path);
+    }
+
     fn decode(input: &mut Decoder<'_>) -> Self {
         let seed = u64::from_le_bytes(input.read_array());
         // The run's size bounds what decoding may allocate (a `Vec` generated at size `n` holds
@@ -348,6 +359,21 @@ impl<T: Generate<V>, V: Version> Genotype<V> for Generated<T, V> {
 mod tests {
     use super::*;
     use crate::v1::V1;
+
+    /// Arguments kept as quickcheck's seed, size and shrink path are counted by those: the
+    /// structure walk sees nothing of them.
+    #[test]
+    fn generated_arguments_hash_by_seed_size_and_path() {
+        use typefuzz_engine::mutate::ValueHasher;
+        let hash = |seed, size, path: Vec<u8>| {
+            ValueHasher::of(&Generated::<u8, V1>::with_value(7, seed, size, path))
+        };
+        assert!(hash(1, 10, vec![]).is_some());
+        assert_eq!(hash(1, 10, vec![0]), hash(1, 10, vec![0]));
+        assert_ne!(hash(1, 10, vec![]), hash(2, 10, vec![]));
+        assert_ne!(hash(1, 10, vec![]), hash(1, 11, vec![]));
+        assert_ne!(hash(1, 10, vec![0]), hash(1, 10, vec![1]));
+    }
 
     #[test]
     fn a_taken_value_is_rebuilt_the_same() {

@@ -413,6 +413,15 @@ impl Mutate for Commands {
         self.steps.encode(out);
     }
 
+    /// The choice bytes (the structure walk reports the model states reached, not the bytes).
+    fn hash_value(&self, hasher: &mut typefuzz_engine::mutate::ValueHasher) {
+        hasher.write_bytes(&self.init);
+        hasher.write(self.steps.len() as u64);
+        for step in &self.steps {
+            hasher.write_bytes(step);
+        }
+    }
+
     fn decode(input: &mut Decoder<'_>) -> Self {
         let init = Vec::<u8>::decode(input);
         let steps = Vec::<Vec<u8>>::decode(input);
@@ -450,6 +459,17 @@ fn simpler_bytes(bytes: &[u8]) -> Vec<Vec<u8>> {
 mod tests {
     use super::*;
     use typefuzz_engine::codec;
+
+    /// Distinct sequences are counted by their choice bytes, not by the model states their
+    /// structure walk reports (none for a sequence not replayed last).
+    #[test]
+    fn hashes_see_the_choice_bytes() {
+        use typefuzz_engine::mutate::ValueHasher;
+        let hash = |steps: &[&[u8]]| ValueHasher::of(&commands(steps)).expect("bytes hash");
+        assert_eq!(hash(&[b"ab", b"c"]), hash(&[b"ab", b"c"]));
+        assert_ne!(hash(&[b"ab", b"c"]), hash(&[b"a", b"bc"]));
+        assert_ne!(hash(&[b"ab"]), hash(&[b"ab", b""]));
+    }
 
     fn commands(steps: &[&[u8]]) -> Commands {
         Commands {

@@ -292,7 +292,6 @@ impl Feedback {
     /// run, the property gives a real signal and structure stops keeping seeds — its hundreds
     /// of shape features would otherwise crowd out the few seeds that signal picks (measured:
     /// the labelled "bad!" search fell from 9 to 1 of 10 seeds when both counted).
-    ///
     pub(crate) fn observe_structure<T: Mutate>(&mut self, input: &T) -> u32 {
         match &mut self.structure {
             Some(map) if !self.guided => {
