@@ -535,6 +535,15 @@ fn visit_elements<T: Mutate, S: Sequence<T>>(
     }
 }
 
+/// The length, then each element: `Mutate::hash_value` of both sequences.
+fn hash_elements<T: Mutate, S: Sequence<T>>(seq: &S, hasher: &mut crate::mutate::ValueHasher) {
+    let len = seq.length();
+    hasher.write(len as u64);
+    for index in 0..len {
+        seq.at(index).hash_value(hasher);
+    }
+}
+
 fn decode_elements<T: Mutate>(input: &mut Decoder<'_>) -> Vec<T> {
     // `read_len` is capped by the decoder's element budget: O(input length) elements in total.
     let len = input.read_len();
@@ -602,8 +611,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
-        hasher.write(self.len() as u64);
-        self.iter().for_each(|element| element.hash_value(hasher));
+        hash_elements(self, hasher);
     }
 
     /// The length, then each element.
@@ -681,8 +689,7 @@ impl<T: Mutate> Mutate for VecDeque<T> {
     }
 
     fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
-        hasher.write(self.len() as u64);
-        self.iter().for_each(|element| element.hash_value(hasher));
+        hash_elements(self, hasher);
     }
 }
 
