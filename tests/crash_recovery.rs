@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use typefuzz::{check, codec, Config};
+use typefuzz::{check, codec, Config, Schedule};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -49,13 +49,25 @@ fn crash_child() {
     };
     static FIRST: AtomicBool = AtomicBool::new(true);
     static CALLS: AtomicU64 = AtomicU64::new(0);
-    let config = Config::default()
+    let mut config = Config::default()
         .with_seed(1)
         .with_name("crash_child")
         .with_regressions(PathBuf::from(dir).join("prop.txt"));
+    if scenario.starts_with("fresh-") {
+        // Every input a fresh generation (none replayed from an earlier run's corpus).
+        config = config
+            .with_schedule(Schedule::Generate)
+            .with_keep_seeds(false);
+    }
+    // A generator that keeps state of its own: 0, 1, 2, ... whatever the random state.
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let stateful = scenario == "fresh-stateful-abort";
     check(
         &config,
-        |cx| cx.generate::<u8>(),
+        |cx| match stateful {
+            true => COUNTER.fetch_add(1, Ordering::Relaxed) as u8,
+            false => cx.generate::<u8>(),
+        },
         |x| {
             if FIRST.swap(false, Ordering::Relaxed) {
                 eprintln!("first input: {x}");
@@ -65,7 +77,7 @@ fn crash_child() {
                 return;
             }
             match scenario.as_str() {
-                "abort" => std::process::abort(),
+                "abort" | "fresh-abort" | "fresh-stateful-abort" => std::process::abort(),
                 // Once the seeds are mutated (or on the replayed first input): a mutant crashes.
                 "late-abort" if calls == 0 || calls > 100 => std::process::abort(),
                 "late-abort" => {}
@@ -188,6 +200,40 @@ fn a_crashing_mutant_leaves_a_recipe_the_next_run_rebuilds_and_replays_first() {
     assert!(stderr.contains("rebuilds the input from it"), "{stderr}");
     let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "late-abort");
     assert!(replayed.contains("aborted"), "{replayed}");
+}
+
+#[test]
+fn a_crashing_fresh_input_leaves_a_recipe_the_next_run_rebuilds_with_the_generator() {
+    let dir = scratch("fresh-abort");
+    let first = run("fresh-abort", &dir);
+    let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
+    let files = crash_files(&dir);
+    assert_eq!(files.len(), 1, "one crash file\n{stderr}");
+    assert!(
+        files[0].to_string_lossy().ends_with(".recipe"),
+        "a fresh input of a generator that makes the same input from the same random state is \
+         saved as its recipe, not encoded before its call: {files:?}\n{stderr}"
+    );
+    assert!(stderr.contains("rebuilds the input from it"), "{stderr}");
+    let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "fresh-abort");
+    assert!(replayed.contains("aborted"), "{replayed}");
+}
+
+#[test]
+fn a_generator_with_state_of_its_own_gets_its_fresh_inputs_encoded() {
+    let dir = scratch("fresh-stateful-abort");
+    let first = run("fresh-stateful-abort", &dir);
+    let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
+    let files = crash_files(&dir);
+    assert_eq!(files.len(), 1, "one crash file\n{stderr}");
+    assert!(
+        !files[0].to_string_lossy().ends_with(".recipe"),
+        "a recipe would rebuild another input: {files:?}\n{stderr}"
+    );
+    let input: u8 = codec::from_bytes(&std::fs::read(&files[0]).unwrap());
+    assert_eq!(input, 200, "the counter's 200th input crashed");
+    let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "fresh-stateful-abort");
+    assert!(replayed.contains("first input: 200"), "{replayed}");
 }
 
 #[test]

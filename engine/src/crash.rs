@@ -6,11 +6,11 @@
 //! first.
 //!
 //! How: before each property call the engine points a thread-local slot at the input as it can
-//! be saved (an [`InFlight`]): its codec bytes, or — for a mutant of a seed, so that no input
-//! needs encoding before its call — a *recipe*: the seed's codec bytes (encoded once, when the
-//! seed was kept) and the random state and count of the mutations that made the mutant, from
-//! which the next run rebuilds the input exactly (`crash-<sha1>.recipe`; see
-//! `fuzzer/artifacts.rs`). Arming costs a few stores. A handler for SIGABRT,
+//! be saved (an [`InFlight`]): its codec bytes, or — so that no input needs encoding before its
+//! call — a *recipe*: for a mutant of a seed, the seed's codec bytes (encoded once, when the
+//! seed was kept) and the random state and count of the mutations that made the mutant; for a
+//! fresh generation, the random state and size the generator was called with. The next run
+//! rebuilds the input exactly from it (`crash-<sha1>.recipe`; see `fuzzer/artifacts.rs`). Arming costs a few stores. A handler for SIGABRT,
 //! SIGSEGV, SIGBUS, SIGILL and SIGFPE, running on an alternate signal stack (a stack overflow
 //! leaves no room on the thread's own), and an `atexit` handler find the slot of the dying
 //! thread and write the file with async-signal-safe calls only (`mkdir`, `open`, `write`). The
@@ -320,7 +320,8 @@ mod imp {
         if saved && slot.recipe {
             write_all(
                 2,
-                b"the input was saved, as its seed and the mutation that made it, to ",
+                b"the input was saved, as a recipe (a seed and the mutations that made it, or the \
+                  random state it was generated from), to ",
             );
             write_all(2, shown);
             write_all(

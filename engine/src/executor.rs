@@ -327,7 +327,9 @@ fn report_hang(
         Some(bytes) => (&bytes[..], (report.describe)(bytes)),
         None if recipe => (
             input,
-            "(saved as a recipe that did not rebuild here; the next run tries again)".into(),
+            "(saved as a recipe this thread cannot rebuild: a fresh input needs the test's \
+             generator; the next run rebuilds it and replays it first)"
+                .into(),
         ),
         None => (input, (report.describe)(input)),
     };

@@ -16,12 +16,21 @@
 //! the value, the random state and the [`Context`]'s settings (size bound, operator weights, the
 //! run's config), so the next run rebuilds the exact input from the recipe file
 //! (`crash-<sha1>.recipe`), writes it as a plain `crash-<sha1>` file and replays it first; the
-//! watchdog, a normal thread, rebuilds a hanging input at once. Seeds whose bytes do not decode
-//! back to the same bytes (deeper than the codec's bound, or a lossy hand-written codec) carry
-//! no bytes, and their mutants, like fresh generations (a generator closure may keep state of
-//! its own), input-to-state mutants (their candidates live in the seed), mutants of types
-//! holding a `HashMap` or `HashSet` (mutation follows an iteration order that differs between
-//! equal tables), replayed inputs and shrink candidates, are encoded before the call as before.
+//! watchdog, a normal thread, rebuilds a hanging input at once.
+//!
+//! Fresh generations get a recipe too — the random state and size the generator was called
+//! with — once the run has checked that its generator, a closure of the user's that may keep
+//! state of its own, makes the same input again from the same state ([`GeneratorCheck`]: the
+//! first generations and one in 1,024 after are generated twice). The next run rebuilds such a
+//! recipe by calling its own generator; the watchdog cannot (the generator is not its thread's
+//! to call), so it saves a hanging fresh input as its recipe and the next run rebuilds it.
+//!
+//! Seeds whose bytes do not decode back to the same bytes (deeper than the codec's bound, or a
+//! lossy hand-written codec) carry no bytes, and their mutants, like fresh generations of a
+//! generator that failed the check, input-to-state mutants (their candidates live in the
+//! seed), mutants and generations of types holding a `HashMap` or `HashSet` (mutation follows
+//! an iteration order that differs between equal tables, and two equal tables may encode
+//! apart), replayed inputs and shrink candidates, are encoded before the call as before.
 //! A hand-written [`Mutate`] impl whose mutation depends on anything besides the value and the
 //! context (its own random hasher, a global counter) would get recipes that rebuild another
 //! input — the limit of this scheme; the run's seed still repeats the search. The engine's unit
@@ -40,63 +49,144 @@ use crate::feedback::Feedback;
 use crate::fingerprint;
 use crate::{Config, Context, IntoOutcome, Mutate, Operators};
 
-/// How a mutant was made from its seed: enough to rebuild it exactly (see the module docs).
+/// How an input was made, enough to rebuild it exactly (see the module docs): a mutant from its
+/// seed, or a fresh generation from the generator's random state.
 #[derive(Clone, Debug)]
 pub(crate) struct Recipe {
-    /// The seed's codec bytes, which decode back to the seed.
-    pub(crate) parent: Rc<[u8]>,
-    /// The context's random state before the first mutation.
+    /// The context's random state before the first mutation, or before the generator ran.
     pub(crate) state: u64,
-    /// How many top-level mutations (`Context::mutate`) were applied.
-    pub(crate) mutations: u32,
+    pub(crate) origin: Origin,
 }
 
-/// The first bytes of a recipe file; the version byte changes with the format.
+/// What a [`Recipe`] starts from.
+#[derive(Clone, Debug)]
+pub(crate) enum Origin {
+    /// A seed, whose codec bytes decode back to it, and how many top-level mutations
+    /// (`Context::mutate`) were applied to it.
+    Seed { parent: Rc<[u8]>, mutations: u32 },
+    /// The run's generator, called at this size (the generator was checked to make the same
+    /// input from the same random state: see `Fuzzer::generation_recipes`).
+    Generated { size: u32 },
+}
+
+/// The first bytes of a mutant's recipe file; the version byte changes with the format.
 const RECIPE_MAGIC: [u8; 4] = *b"TFR\x01";
-/// Magic, random state, mutation count.
+/// The first bytes of a fresh generation's recipe file.
+const GENERATED_MAGIC: [u8; 4] = *b"TFG\x01";
+/// Magic, random state, mutation count or size.
 const RECIPE_HEADER: usize = 16;
 /// More top-level mutations than any schedule stacks: a recipe claiming more is not one.
 const MAX_RECIPE_MUTATIONS: u32 = 1 << 10;
 
+/// The generator a run calls, as the rebuilding of a generation's recipe calls it.
+pub(crate) type Generator<'a, T> = &'a mut dyn FnMut(&mut Context) -> T;
+
 impl Recipe {
-    /// The bytes of a recipe file: header, then the parent's bytes.
+    /// The bytes of a recipe file: header, then the parent's bytes (none for a generation).
     #[cfg(test)]
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        [&self.header()[..], &self.parent].concat()
+        [&self.header()[..], self.parent()].concat()
+    }
+
+    /// The seed's bytes a mutant's recipe file carries after its header; empty for a generation.
+    pub(crate) fn parent(&self) -> &[u8] {
+        match &self.origin {
+            Origin::Seed { parent, .. } => parent,
+            Origin::Generated { .. } => &[],
+        }
     }
 
     fn header(&self) -> [u8; RECIPE_HEADER] {
+        let (magic, count) = match self.origin {
+            Origin::Seed { mutations, .. } => (RECIPE_MAGIC, mutations),
+            Origin::Generated { size } => (GENERATED_MAGIC, size),
+        };
         let mut header = [0; RECIPE_HEADER];
-        header[..4].copy_from_slice(&RECIPE_MAGIC);
+        header[..4].copy_from_slice(&magic);
         header[4..12].copy_from_slice(&self.state.to_le_bytes());
-        header[12..].copy_from_slice(&self.mutations.to_le_bytes());
+        header[12..].copy_from_slice(&count.to_le_bytes());
         header
     }
 
     /// The value a recipe file's bytes (header, then the parent's bytes) make under a run with
-    /// `max_size` and `operators`; `None` if the bytes are not a recipe.
+    /// `max_size` and `operators`; `None` if the bytes are not a recipe, or are a generation's
+    /// and there is no `generate` to call.
     pub(crate) fn rebuild<T: Mutate>(
         bytes: &[u8],
         max_size: usize,
         operators: Operators,
+        generate: Option<Generator<'_, T>>,
     ) -> Option<T> {
         let (header, parent) = bytes.split_at_checked(RECIPE_HEADER)?;
-        if header[..4] != RECIPE_MAGIC {
-            return None;
-        }
         let state = u64::from_le_bytes(header[4..12].try_into().ok()?);
-        let mutations = u32::from_le_bytes(header[12..].try_into().ok()?);
-        if mutations > MAX_RECIPE_MUTATIONS {
-            return None;
-        }
-        let mut value: T = codec::from_bytes(parent);
+        let count = u32::from_le_bytes(header[12..].try_into().ok()?);
         let mut cx = Context::new(state)
             .with_max_size(max_size)
             .with_operators(operators);
-        for _ in 0..mutations {
-            cx.mutate(&mut value);
+        match header[..4].try_into().ok()? {
+            RECIPE_MAGIC if count <= MAX_RECIPE_MUTATIONS => {
+                let mut value: T = codec::from_bytes(parent);
+                for _ in 0..count {
+                    cx.mutate(&mut value);
+                }
+                Some(value)
+            }
+            GENERATED_MAGIC if parent.is_empty() && count as usize <= max_size => {
+                let generate = generate?;
+                cx.set_size(count as usize);
+                Some(generate(&mut cx))
+            }
+            _ => None,
         }
-        Some(value)
+    }
+}
+
+/// Whether a run's fresh generations can be saved as recipes: its generator, a closure of the
+/// user's, must make the same input from the same random state and size. That is checked, by
+/// generating twice, on the first [`GeneratorCheck::FIRST`] generations and on every
+/// [`GeneratorCheck::EVERY`]th after; one mismatch (a generator drawing from its own random
+/// source, a counter, a clock) turns generation recipes off for the rest of the run, and its
+/// fresh inputs are encoded before their calls as before.
+///
+/// A generator that changes its behaviour between checks could still save a recipe that
+/// rebuilds another input, like a hand-written `Mutate` impl with hidden state (see the module
+/// docs); the run's seed still repeats the search.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GeneratorCheck {
+    passed: u64,
+    failed: bool,
+}
+
+impl GeneratorCheck {
+    /// The generations checked from the start of a run.
+    pub(crate) const FIRST: u64 = 4;
+    /// Then one in this many.
+    pub(crate) const EVERY: u64 = 1024;
+
+    pub(crate) fn new() -> Self {
+        GeneratorCheck {
+            passed: 0,
+            failed: false,
+        }
+    }
+
+    /// Whether the generation numbered `index` (from 0) is to be checked.
+    pub(crate) fn due(&self, index: u64) -> bool {
+        !self.failed && (index < Self::FIRST || index % Self::EVERY == 0)
+    }
+
+    /// Records whether a checked generation was made again alike.
+    pub(crate) fn record(&mut self, alike: bool) {
+        if alike {
+            self.passed += 1;
+        } else {
+            self.failed = true;
+        }
+    }
+
+    /// Whether fresh generations get recipes: checked at least once, never found to differ.
+    pub(crate) fn trusted(&self) -> bool {
+        self.passed > 0 && !self.failed
     }
 }
 
@@ -106,7 +196,7 @@ fn rebuild_bytes<T: Mutate>(
     max_size: usize,
     operators: Operators,
 ) -> Option<Vec<u8>> {
-    Recipe::rebuild::<T>(bytes, max_size, operators).map(|value| codec::to_bytes(&value))
+    Recipe::rebuild::<T>(bytes, max_size, operators, None).map(|value| codec::to_bytes(&value))
 }
 
 /// What a run keeps on disk, and the guard around its property calls.
@@ -177,20 +267,20 @@ impl RunArtifacts {
     /// likeliest to fail again, and a fixed one costs one test), then the regression file's
     /// entries written for `T`'s shape (entries of another shape are reported and kept).
     ///
-    /// Recipe files (see the module docs) are rebuilt into inputs first, and saved as plain
-    /// files in their place.
-    pub(crate) fn regression_inputs<T: Mutate>(&self) -> Vec<Vec<u8>> {
+    /// Recipe files (see the module docs) are rebuilt into inputs first (a generation's by
+    /// calling `generate`), and saved as plain files in their place.
+    pub(crate) fn regression_inputs<T: Mutate>(&self, generate: Generator<'_, T>) -> Vec<Vec<u8>> {
         let Some(file) = &self.regressions else {
             return Vec::new();
         };
-        self.rebuild_recipes::<T>();
+        self.rebuild_recipes::<T>(generate);
         let mut inputs = artifacts::load_artifacts(&self.artifact_dir);
         inputs.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
         inputs
     }
 
     /// Turns the recipe files an earlier process left into the plain input files they rebuild.
-    fn rebuild_recipes<T: Mutate>(&self) {
+    fn rebuild_recipes<T: Mutate>(&self, generate: Generator<'_, T>) {
         for (path, bytes) in artifacts::load_recipes(&self.artifact_dir) {
             let name = path
                 .file_name()
@@ -199,8 +289,9 @@ impl RunArtifacts {
                 Some(name) if name.starts_with("hang-") => "hang",
                 _ => "crash",
             };
-            let rebuilt = Recipe::rebuild::<T>(&bytes, self.max_size, self.operators)
-                .map(|value| codec::to_bytes(&value));
+            let rebuilt =
+                Recipe::rebuild::<T>(&bytes, self.max_size, self.operators, Some(&mut *generate))
+                    .map(|value| codec::to_bytes(&value));
             let saved =
                 rebuilt.map(|input| artifacts::write_artifact(&self.artifact_dir, prefix, &input));
             match saved {
@@ -294,8 +385,9 @@ impl RunArtifacts {
     }
 
     /// Runs the property once on `input`, with what the crash handlers and the watchdog (when a
-    /// per-test limit is set) save if the call never returns: `recipe` when the input is a
-    /// mutant it rebuilds, otherwise the input's encoding (see the module docs).
+    /// per-test limit is set) save if the call never returns: `recipe` when the input has one (a
+    /// mutant, or a fresh generation of a checked generator), otherwise the input's encoding
+    /// (see the module docs).
     pub(crate) fn execute<T: Mutate, R: IntoOutcome>(
         &mut self,
         property: &mut impl FnMut(&T) -> R,
@@ -312,7 +404,7 @@ impl RunArtifacts {
         }
         let in_flight = match recipe {
             Some(recipe) => InFlight {
-                parts: [&self.recipe_header, &recipe.parent],
+                parts: [&self.recipe_header, recipe.parent()],
                 recipe: true,
             },
             None => InFlight {
@@ -395,7 +487,9 @@ mod tests {
             .with_regressions(dir.join("regressions.txt"))
             .with_corpus(dir.join("corpus"));
         let mut artifacts = RunArtifacts::open::<u8>(&config, 1);
-        assert!(artifacts.regression_inputs::<u8>().is_empty());
+        assert!(artifacts
+            .regression_inputs::<u8>(&mut |cx| cx.generate())
+            .is_empty());
         let unshrunk = artifacts.save_failure(&3u8, "unshrunk", None).unwrap();
         assert_eq!(unshrunk.as_deref(), Some(&[3u8][..]));
         let minimal = artifacts.save_failure(&1u8, "minimal", unshrunk.as_deref());
@@ -407,9 +501,13 @@ mod tests {
             Some(dir.join("regressions.txt"))
         );
         let mut next = RunArtifacts::open::<u8>(&config, 2);
-        assert_eq!(next.regression_inputs::<u8>(), [vec![1]]);
+        assert_eq!(
+            next.regression_inputs::<u8>(&mut |cx| cx.generate()),
+            [vec![1]]
+        );
         assert!(
-            next.regression_inputs::<u16>().is_empty(),
+            next.regression_inputs::<u16>(&mut |cx| cx.generate())
+                .is_empty(),
             "written for another shape"
         );
         let mut corpus: Vec<_> = std::iter::from_fn(|| next.next_corpus_input()).collect();
@@ -423,7 +521,9 @@ mod tests {
         let mut artifacts = RunArtifacts::open::<u8>(&Config::default(), 1);
         artifacts.keep(&[1]);
         assert_eq!(artifacts.save_failure(&1u8, "lost", None), Ok(None));
-        assert!(artifacts.regression_inputs::<u8>().is_empty());
+        assert!(artifacts
+            .regression_inputs::<u8>(&mut |cx| cx.generate())
+            .is_empty());
         assert!(artifacts.next_corpus_input().is_none());
         assert_eq!(artifacts.regression_path(), None);
     }
@@ -456,29 +556,33 @@ mod tests {
             let parent: Input = cx.generate();
             let mut mutant = parent.clone();
             let recipe = Recipe {
-                parent: codec::to_bytes(&parent).into(),
                 state: cx.rng().get_seed(),
-                mutations: 3,
+                origin: Origin::Seed {
+                    parent: codec::to_bytes(&parent).into(),
+                    mutations: 3,
+                },
             };
-            for _ in 0..recipe.mutations {
+            for _ in 0..3 {
                 cx.mutate(&mut mutant);
             }
-            let rebuilt = Recipe::rebuild::<Input>(&recipe.to_bytes(), 8, operators);
+            let rebuilt = Recipe::rebuild::<Input>(&recipe.to_bytes(), 8, operators, None);
             assert_eq!(rebuilt, Some(mutant));
         }
         let parent = codec::to_bytes(&vec![(1u8, None::<String>)]);
         assert_eq!(
-            Recipe::rebuild::<Input>(&parent, 8, operators),
+            Recipe::rebuild::<Input>(&parent, 8, operators, None),
             None,
             "no header"
         );
         let lying = Recipe {
-            parent: parent.into(),
             state: 1,
-            mutations: MAX_RECIPE_MUTATIONS + 1,
+            origin: Origin::Seed {
+                parent: parent.into(),
+                mutations: MAX_RECIPE_MUTATIONS + 1,
+            },
         };
         assert_eq!(
-            Recipe::rebuild::<Input>(&lying.to_bytes(), 8, operators),
+            Recipe::rebuild::<Input>(&lying.to_bytes(), 8, operators, None),
             None
         );
     }
@@ -493,9 +597,11 @@ mod tests {
         let mut cx = Context::new(5).with_max_size(8);
         let parent = vec![7u16, 8, 9];
         let recipe = Recipe {
-            parent: codec::to_bytes(&parent).into(),
             state: cx.rng().get_seed(),
-            mutations: 2,
+            origin: Origin::Seed {
+                parent: codec::to_bytes(&parent).into(),
+                mutations: 2,
+            },
         };
         let mut mutant = parent.clone();
         cx.mutate(&mut mutant);
@@ -506,7 +612,7 @@ mod tests {
         std::fs::create_dir_all(&artifacts.artifact_dir).unwrap();
         std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
         assert_eq!(
-            artifacts.regression_inputs::<Vec<u16>>(),
+            artifacts.regression_inputs::<Vec<u16>>(&mut |cx| cx.generate()),
             [codec::to_bytes(&mutant)]
         );
         assert!(!recipe_path.exists(), "the plain file replaces the recipe");
@@ -515,6 +621,91 @@ mod tests {
             [codec::to_bytes(&mutant)]
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_generation_recipe_rebuilds_its_input_with_the_generator_only() {
+        type Input = Vec<(u8, Option<String>)>;
+        let operators = Operators::default();
+        let mut generate = |cx: &mut Context| cx.generate::<Input>();
+        let mut cx = Context::new(3).with_max_size(8).with_operators(operators);
+        for size in 0..=8 {
+            cx.set_size(size);
+            let recipe = Recipe {
+                state: cx.rng().get_seed(),
+                origin: Origin::Generated { size: size as u32 },
+            };
+            let fresh = generate(&mut cx);
+            let bytes = recipe.to_bytes();
+            assert_eq!(bytes.len(), RECIPE_HEADER, "no parent bytes");
+            assert_eq!(
+                Recipe::rebuild::<Input>(&bytes, 8, operators, Some(&mut generate)),
+                Some(fresh)
+            );
+            assert_eq!(
+                Recipe::rebuild::<Input>(&bytes, 8, operators, None),
+                None,
+                "the watchdog has no generator: the next run rebuilds it"
+            );
+        }
+        let too_big = Recipe {
+            state: 1,
+            origin: Origin::Generated { size: 9 },
+        };
+        assert_eq!(
+            Recipe::rebuild::<Input>(&too_big.to_bytes(), 8, operators, Some(&mut generate)),
+            None,
+            "no run of this bound generated it"
+        );
+        let mut trailing = too_big.to_bytes();
+        trailing[12] = 1;
+        trailing.push(0);
+        assert_eq!(
+            Recipe::rebuild::<Input>(&trailing, 8, operators, Some(&mut generate)),
+            None,
+            "a generation's recipe has no parent"
+        );
+    }
+
+    #[test]
+    fn a_generation_recipe_file_is_replayed_as_the_input_it_rebuilds() {
+        let dir = scratch("generation-recipe");
+        let config = Config::default()
+            .with_max_size(8)
+            .with_regressions(dir.join("regressions.txt"));
+        let artifacts = RunArtifacts::open::<Vec<u16>>(&config, 1);
+        let mut cx = Context::new(9).with_max_size(8);
+        cx.set_size(6);
+        let recipe = Recipe {
+            state: cx.rng().get_seed(),
+            origin: Origin::Generated { size: 6 },
+        };
+        let fresh: Vec<u16> = cx.generate();
+        std::fs::create_dir_all(&artifacts.artifact_dir).unwrap();
+        let recipe_path = artifacts
+            .artifact_dir
+            .join(format!("hang-0{}", artifacts::RECIPE_SUFFIX));
+        std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
+        let inputs = artifacts.regression_inputs::<Vec<u16>>(&mut |cx| cx.generate());
+        assert_eq!(inputs, [codec::to_bytes(&fresh)]);
+        assert!(!recipe_path.exists(), "the plain file replaces the recipe");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn generators_are_trusted_after_a_check_until_one_differs() {
+        let mut check = GeneratorCheck::new();
+        assert!(!check.trusted(), "not before the first check");
+        assert!((0..GeneratorCheck::FIRST).all(|index| check.due(index)));
+        assert!(!check.due(GeneratorCheck::FIRST));
+        assert!(check.due(GeneratorCheck::EVERY * 3));
+        check.record(true);
+        assert!(check.trusted());
+        check.record(false);
+        assert!(!check.trusted());
+        check.record(true);
+        assert!(!check.trusted(), "one difference is enough");
+        assert!(!check.due(0), "no more checks once off");
     }
 
     #[test]

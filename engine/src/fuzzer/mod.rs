@@ -65,8 +65,8 @@ use crate::workers::{self, Role, Worker};
 use crate::{
     Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
 };
-use artifacts::Recipe;
 use artifacts::RunArtifacts;
+use artifacts::{GeneratorCheck, Origin, Recipe};
 use budget::Budget;
 
 /// Runs `property` on inputs from `generate` and their mutants until the budget of `config` is
@@ -122,6 +122,16 @@ where
     }
 }
 
+/// Whether two values are the same input: by [`Mutate::hash_value`], or by the codec bytes for
+/// values it cannot see whole.
+fn alike<T: Mutate>(a: &T, b: &T) -> bool {
+    use crate::mutate::ValueHasher;
+    match (ValueHasher::of(a), ValueHasher::of(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => codec::to_bytes(a) == codec::to_bytes(b),
+    }
+}
+
 /// A failing test, before shrinking.
 struct Failed<T> {
     input: T,
@@ -148,6 +158,9 @@ struct Fuzzer<'c, T, G, P, R> {
     /// Whether mutants can be saved as recipes (`T`'s mutation depends only on the value and
     /// the context; see [`RunArtifacts::execute`]).
     recipes: bool,
+    /// Whether fresh generations can be saved as recipes (the generator makes the same input
+    /// from the same random state; see [`GeneratorCheck`]).
+    generation_recipes: GeneratorCheck,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -176,6 +189,7 @@ where
             applied: Vec::new(),
             worker: None,
             recipes: crate::fingerprint::mutation_is_replayable::<T>(),
+            generation_recipes: GeneratorCheck::new(),
             _returns: PhantomData,
         }
     }
@@ -226,7 +240,7 @@ where
     /// `corpus::disk`); inputs are run like any test, so interesting ones become seeds, and a
     /// failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
-        for bytes in self.artifacts.regression_inputs::<T>() {
+        for bytes in self.artifacts.regression_inputs::<T>(&mut self.generate) {
             self.tally.stats.regressions_replayed += 1;
             if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None) {
                 return Some(failed);
@@ -281,9 +295,25 @@ where
                 // Sizes cycle through 0..=max_size, as QuickCheck's do, so small values come early.
                 let cycle = (self.config.max_size as u64).saturating_add(1);
                 let size = (stats.generated % cycle) as usize;
+                let index = stats.generated;
                 stats.generated += 1;
                 self.cx.set_size(size);
-                (self.generate)(&mut self.cx)
+                let state = self.cx.rng().get_seed();
+                let value = (self.generate)(&mut self.cx);
+                // Hash tables (`recipes` off) are left out: equal tables can encode apart, so
+                // the check cannot tell a deterministic generator from another.
+                if self.recipes && self.generation_recipes.due(index) {
+                    let alike = self.generates_alike(&value, state, size);
+                    self.generation_recipes.record(alike);
+                }
+                // What the crash guard saves instead of encoding the fresh input.
+                if self.recipes && self.generation_recipes.trusted() {
+                    recipe = u32::try_from(size).ok().map(|size| Recipe {
+                        state,
+                        origin: Origin::Generated { size },
+                    });
+                }
+                value
             }
             Pick::Mutate {
                 seed, mutations, ..
@@ -304,9 +334,11 @@ where
                         .as_ref()
                         .filter(|_| replayable)
                         .map(|parent| Recipe {
-                            parent: parent.clone(),
                             state: self.cx.rng().get_seed(),
-                            mutations,
+                            origin: Origin::Seed {
+                                parent: parent.clone(),
+                                mutations,
+                            },
                         });
                     for _ in 0..mutations {
                         let applied = self.cx.mutate(&mut value);
@@ -318,16 +350,29 @@ where
         };
         #[cfg(test)]
         if let Some(recipe) = &recipe {
-            // Every unit test of the engine checks that recipes rebuild their mutants.
+            // Every unit test of the engine checks that recipes rebuild their inputs.
             let (max_size, operators) = (self.config.max_size, self.config.operators);
-            let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
+            let generate = Some(&mut self.generate as artifacts::Generator<'_, T>);
+            let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators, generate);
             assert_eq!(
                 rebuilt.map(|value| codec::to_bytes(&value)),
                 Some(codec::to_bytes(&input)),
-                "a recipe rebuilds its mutant"
+                "a recipe rebuilds its input: {recipe:?}"
             );
         }
         self.run_one(input, Some(pick), recipe.as_ref())
+    }
+
+    /// Whether the generator makes `value` again from the random state `state` at `size` (what a
+    /// generation's recipe relies on): by [`Mutate::hash_value`], or by the codec bytes for a
+    /// value it cannot see whole.
+    fn generates_alike(&mut self, value: &T, state: u64, size: usize) -> bool {
+        let mut cx = Context::new(state)
+            .with_max_size(self.config.max_size)
+            .with_operators(self.config.operators);
+        cx.set_size(size);
+        let again = (self.generate)(&mut cx);
+        alike(value, &again)
     }
 
     /// Runs the property on `input` and feeds the outcome to the statistics, the feedback and
