@@ -212,13 +212,13 @@ pub(crate) struct HangReport {
     /// Decodes and formats an input (a plain `fn`, so the thread needs no `'static` bound on
     /// the input type).
     pub(crate) describe: fn(&[u8]) -> String,
-    /// Rebuilds the codec bytes of an input saved as a recipe (see [`InFlight`]), `None` if the
-    /// recipe does not rebuild one.
+    /// Rebuilds the codec bytes of an input saved as a recipe (see [`InFlight`]), with a few
+    /// words on how it was made; `None` if the recipe does not rebuild one.
     pub(crate) rebuild: Rebuild,
 }
 
 /// How the watchdog rebuilds a recipe's input bytes (see [`HangReport::rebuild`]).
-pub(crate) type Rebuild = Box<dyn Fn(&[u8]) -> Option<Vec<u8>> + Send>;
+pub(crate) type Rebuild = Box<dyn Fn(&[u8]) -> Option<(Vec<u8>, &'static str)> + Send>;
 
 impl Watchdog {
     pub(crate) fn start(limit: Duration, report: HangReport) -> Watchdog {
@@ -324,12 +324,10 @@ fn report_hang(
     // This thread may allocate: a recipe is rebuilt into the input here, not by the next run.
     let rebuilt = recipe.then(|| (report.rebuild)(input)).flatten();
     let (input, described) = match &rebuilt {
-        Some(bytes) => (&bytes[..], (report.describe)(bytes)),
+        Some((bytes, _)) => (&bytes[..], (report.describe)(bytes)),
         None if recipe => (
             input,
-            "(saved as a recipe this thread cannot rebuild: a fresh input needs the test's \
-             generator; the next run rebuilds it and replays it first)"
-                .into(),
+            "(saved as a recipe that did not rebuild here; the next run tries again)".into(),
         ),
         None => (input, (report.describe)(input)),
     };
@@ -349,8 +347,8 @@ fn report_hang(
          input: {described}\n",
         elapsed, limit,
     );
-    if rebuilt.is_some() {
-        message.push_str("(a mutant, rebuilt from its seed and the mutation that made it)\n");
+    if let Some((_, made)) = rebuilt {
+        message.push_str(&format!("({made})\n"));
     }
     match saved {
         Ok(path) => message.push_str(&format!(

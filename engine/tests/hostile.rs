@@ -170,35 +170,15 @@ fn a_hanging_mutant_is_rebuilt_from_its_recipe_and_saved() {
 
 fn a_hang_is_saved(late: bool) {
     let dir = scratch(if late { "late-hang" } else { "hang" });
-    let (mut stderr, mut hangs) = run_hang_child(&dir, late);
-    if !late {
-        // A fresh input is saved as the random state it was generated from (the watchdog's
-        // thread cannot call the test's generator): the next run rebuilds it, replays it
-        // first, and it hangs again, now saved and shown as the input itself.
-        assert!(
-            hangs[0].to_string_lossy().ends_with(".recipe"),
-            "{hangs:?}\n{stderr}"
-        );
-        assert!(stderr.contains("the next run rebuilds it"), "{stderr}");
-        (stderr, hangs) = run_hang_child(&dir, late);
-    }
-    let input: u8 = codec::from_bytes(&std::fs::read(&hangs[0]).unwrap());
-    assert!(input >= 200, "the saved input is the hanging one: {input}");
-    assert!(stderr.contains(&format!("input: {input}")), "{stderr}");
-    assert_eq!(stderr.contains("rebuilt from its seed"), late, "{stderr}");
-}
-
-/// Runs `hang_child` once in `dir`; returns its stderr and the one hang file it left.
-fn run_hang_child(dir: &Path, late: bool) -> (String, Vec<PathBuf>) {
     let mut child = Command::new(std::env::current_exe().unwrap());
     child
         .args(["hang_child", "--exact", "--nocapture", "--test-threads=1"])
-        .env("TYPEFUZZ_HOSTILE_HANG_DIR", dir);
+        .env("TYPEFUZZ_HOSTILE_HANG_DIR", &dir);
     if late {
         child.env("TYPEFUZZ_HOSTILE_HANG_LATE", "1");
     }
     let output = child.output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         output.status.code(),
         Some(70),
@@ -220,6 +200,16 @@ fn run_hang_child(dir: &Path, late: bool) -> (String, Vec<PathBuf>) {
                 .starts_with("hang-")
         })
         .collect();
-    assert_eq!(hangs.len(), 1, "{hangs:?}\n{stderr}");
-    (stderr, hangs)
+    assert_eq!(hangs.len(), 1, "{hangs:?}");
+    let input: u8 = codec::from_bytes(&std::fs::read(&hangs[0]).unwrap());
+    assert!(input >= 200, "the saved input is the hanging one: {input}");
+    assert!(stderr.contains(&format!("input: {input}")), "{stderr}");
+    assert_eq!(stderr.contains("rebuilt from its seed"), late, "{stderr}");
+    // A fresh input of `cx.generate` is saved as the random state it was generated from, and
+    // rebuilt here too.
+    assert_eq!(
+        stderr.contains("rebuilt from the random state"),
+        !late,
+        "{stderr}"
+    );
 }

@@ -18,19 +18,23 @@
 //! (`crash-<sha1>.recipe`), writes it as a plain `crash-<sha1>` file and replays it first; the
 //! watchdog, a normal thread, rebuilds a hanging input at once.
 //!
-//! Fresh generations get a recipe too — the random state and size the generator was called
-//! with — once the run has checked that its generator, a closure of the user's that may keep
-//! state of its own, makes the same input again from the same state ([`GeneratorCheck`]: the
-//! first generations and one in 1,024 after are generated twice). The next run rebuilds such a
-//! recipe by calling its own generator; the watchdog cannot (the generator is not its thread's
-//! to call), so it saves a hanging fresh input as its recipe and the next run rebuilds it.
+//! Fresh generations get a recipe too — the random state and size — when the run can tell
+//! that the generator, a closure of the user's that may keep state of its own, returned exactly
+//! what `T::generate` made from that state: the engine arms a probe in the [`Context`] before
+//! the call, and the first `Context::generate` call records its type, the random state before
+//! and after it, its size and the value's [`ValueHasher`](crate::mutate::ValueHasher) hash.
+//! The recipe is used only if that call was for `T`, started at the state the engine handed
+//! over, left the state where the generator returned it (nothing drawn before or after), and
+//! made a value hashing like the one returned. `|cx| cx.generate::<T>()` passes; a generator
+//! that builds its value otherwise, draws from a source of its own or changes the value gets
+//! its inputs encoded, and is not called an extra time to find out.
 //!
 //! Seeds whose bytes do not decode back to the same bytes (deeper than the codec's bound, or a
-//! lossy hand-written codec) carry no bytes, and their mutants, like fresh generations of a
-//! generator that failed the check, input-to-state mutants (their candidates live in the
-//! seed), mutants and generations of types holding a `HashMap` or `HashSet` (mutation follows
-//! an iteration order that differs between equal tables, and two equal tables may encode
-//! apart), replayed inputs and shrink candidates, are encoded before the call as before.
+//! lossy hand-written codec) carry no bytes, and their mutants, like fresh generations the
+//! probe could not vouch for, input-to-state mutants (their candidates live in the seed),
+//! mutants and generations of types holding a `HashMap` or `HashSet` (mutation follows an
+//! iteration order that differs between equal tables), replayed inputs and shrink candidates,
+//! are encoded before the call as before.
 //! A hand-written [`Mutate`] impl whose mutation depends on anything besides the value and the
 //! context (its own random hasher, a global counter) would get recipes that rebuild another
 //! input — the limit of this scheme; the run's seed still repeats the search. The engine's unit
@@ -64,8 +68,8 @@ pub(crate) enum Origin {
     /// A seed, whose codec bytes decode back to it, and how many top-level mutations
     /// (`Context::mutate`) were applied to it.
     Seed { parent: Rc<[u8]>, mutations: u32 },
-    /// The run's generator, called at this size (the generator was checked to make the same
-    /// input from the same random state: see `Fuzzer::generation_recipes`).
+    /// `T::generate` at this size: the run's generator returned exactly what it made (see
+    /// `Context::watch_generation`).
     Generated { size: u32 },
 }
 
@@ -77,9 +81,6 @@ const GENERATED_MAGIC: [u8; 4] = *b"TFG\x01";
 const RECIPE_HEADER: usize = 16;
 /// More top-level mutations than any schedule stacks: a recipe claiming more is not one.
 const MAX_RECIPE_MUTATIONS: u32 = 1 << 10;
-
-/// The generator a run calls, as the rebuilding of a generation's recipe calls it.
-pub(crate) type Generator<'a, T> = &'a mut dyn FnMut(&mut Context) -> T;
 
 impl Recipe {
     /// The bytes of a recipe file: header, then the parent's bytes (none for a generation).
@@ -109,13 +110,11 @@ impl Recipe {
     }
 
     /// The value a recipe file's bytes (header, then the parent's bytes) make under a run with
-    /// `max_size` and `operators`; `None` if the bytes are not a recipe, or are a generation's
-    /// and there is no `generate` to call.
+    /// `max_size` and `operators`; `None` if the bytes are not a recipe.
     pub(crate) fn rebuild<T: Mutate>(
         bytes: &[u8],
         max_size: usize,
         operators: Operators,
-        generate: Option<Generator<'_, T>>,
     ) -> Option<T> {
         let (header, parent) = bytes.split_at_checked(RECIPE_HEADER)?;
         let state = u64::from_le_bytes(header[4..12].try_into().ok()?);
@@ -132,71 +131,26 @@ impl Recipe {
                 Some(value)
             }
             GENERATED_MAGIC if parent.is_empty() && count as usize <= max_size => {
-                let generate = generate?;
                 cx.set_size(count as usize);
-                Some(generate(&mut cx))
+                Some(T::generate(&mut cx))
             }
             _ => None,
         }
     }
 }
 
-/// Whether a run's fresh generations can be saved as recipes: its generator, a closure of the
-/// user's, must make the same input from the same random state and size. That is checked, by
-/// generating twice, on the first [`GeneratorCheck::FIRST`] generations and on every
-/// [`GeneratorCheck::EVERY`]th after; one mismatch (a generator drawing from its own random
-/// source, a counter, a clock) turns generation recipes off for the rest of the run, and its
-/// fresh inputs are encoded before their calls as before.
-///
-/// A generator that changes its behaviour between checks could still save a recipe that
-/// rebuilds another input, like a hand-written `Mutate` impl with hidden state (see the module
-/// docs); the run's seed still repeats the search.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GeneratorCheck {
-    passed: u64,
-    failed: bool,
-}
-
-impl GeneratorCheck {
-    /// The generations checked from the start of a run.
-    pub(crate) const FIRST: u64 = 4;
-    /// Then one in this many.
-    pub(crate) const EVERY: u64 = 1024;
-
-    pub(crate) fn new() -> Self {
-        GeneratorCheck {
-            passed: 0,
-            failed: false,
-        }
-    }
-
-    /// Whether the generation numbered `index` (from 0) is to be checked.
-    pub(crate) fn due(&self, index: u64) -> bool {
-        !self.failed && (index < Self::FIRST || index % Self::EVERY == 0)
-    }
-
-    /// Records whether a checked generation was made again alike.
-    pub(crate) fn record(&mut self, alike: bool) {
-        if alike {
-            self.passed += 1;
-        } else {
-            self.failed = true;
-        }
-    }
-
-    /// Whether fresh generations get recipes: checked at least once, never found to differ.
-    pub(crate) fn trusted(&self) -> bool {
-        self.passed > 0 && !self.failed
-    }
-}
-
-/// [`Recipe::rebuild`], encoded, as the watchdog calls it.
+/// [`Recipe::rebuild`], encoded, as the watchdog calls it, with how the input was made.
 fn rebuild_bytes<T: Mutate>(
     bytes: &[u8],
     max_size: usize,
     operators: Operators,
-) -> Option<Vec<u8>> {
-    Recipe::rebuild::<T>(bytes, max_size, operators, None).map(|value| codec::to_bytes(&value))
+) -> Option<(Vec<u8>, &'static str)> {
+    let value = Recipe::rebuild::<T>(bytes, max_size, operators)?;
+    let made = match bytes[..4] == GENERATED_MAGIC {
+        true => "a fresh input, rebuilt from the random state it was generated from",
+        false => "a mutant, rebuilt from its seed and the mutation that made it",
+    };
+    Some((codec::to_bytes(&value), made))
 }
 
 /// What a run keeps on disk, and the guard around its property calls.
@@ -267,20 +221,20 @@ impl RunArtifacts {
     /// likeliest to fail again, and a fixed one costs one test), then the regression file's
     /// entries written for `T`'s shape (entries of another shape are reported and kept).
     ///
-    /// Recipe files (see the module docs) are rebuilt into inputs first (a generation's by
-    /// calling `generate`), and saved as plain files in their place.
-    pub(crate) fn regression_inputs<T: Mutate>(&self, generate: Generator<'_, T>) -> Vec<Vec<u8>> {
+    /// Recipe files (see the module docs) are rebuilt into inputs first, and saved as plain
+    /// files in their place.
+    pub(crate) fn regression_inputs<T: Mutate>(&self) -> Vec<Vec<u8>> {
         let Some(file) = &self.regressions else {
             return Vec::new();
         };
-        self.rebuild_recipes::<T>(generate);
+        self.rebuild_recipes::<T>();
         let mut inputs = artifacts::load_artifacts(&self.artifact_dir);
         inputs.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
         inputs
     }
 
     /// Turns the recipe files an earlier process left into the plain input files they rebuild.
-    fn rebuild_recipes<T: Mutate>(&self, generate: Generator<'_, T>) {
+    fn rebuild_recipes<T: Mutate>(&self) {
         for (path, bytes) in artifacts::load_recipes(&self.artifact_dir) {
             let name = path
                 .file_name()
@@ -289,9 +243,8 @@ impl RunArtifacts {
                 Some(name) if name.starts_with("hang-") => "hang",
                 _ => "crash",
             };
-            let rebuilt =
-                Recipe::rebuild::<T>(&bytes, self.max_size, self.operators, Some(&mut *generate))
-                    .map(|value| codec::to_bytes(&value));
+            let rebuilt = Recipe::rebuild::<T>(&bytes, self.max_size, self.operators)
+                .map(|value| codec::to_bytes(&value));
             let saved =
                 rebuilt.map(|input| artifacts::write_artifact(&self.artifact_dir, prefix, &input));
             match saved {
@@ -386,7 +339,7 @@ impl RunArtifacts {
 
     /// Runs the property once on `input`, with what the crash handlers and the watchdog (when a
     /// per-test limit is set) save if the call never returns: `recipe` when the input has one (a
-    /// mutant, or a fresh generation of a checked generator), otherwise the input's encoding
+    /// mutant, or a fresh generation the probe vouched for), otherwise the input's encoding
     /// (see the module docs).
     pub(crate) fn execute<T: Mutate, R: IntoOutcome>(
         &mut self,
@@ -487,9 +440,7 @@ mod tests {
             .with_regressions(dir.join("regressions.txt"))
             .with_corpus(dir.join("corpus"));
         let mut artifacts = RunArtifacts::open::<u8>(&config, 1);
-        assert!(artifacts
-            .regression_inputs::<u8>(&mut |cx| cx.generate())
-            .is_empty());
+        assert!(artifacts.regression_inputs::<u8>().is_empty());
         let unshrunk = artifacts.save_failure(&3u8, "unshrunk", None).unwrap();
         assert_eq!(unshrunk.as_deref(), Some(&[3u8][..]));
         let minimal = artifacts.save_failure(&1u8, "minimal", unshrunk.as_deref());
@@ -501,13 +452,9 @@ mod tests {
             Some(dir.join("regressions.txt"))
         );
         let mut next = RunArtifacts::open::<u8>(&config, 2);
-        assert_eq!(
-            next.regression_inputs::<u8>(&mut |cx| cx.generate()),
-            [vec![1]]
-        );
+        assert_eq!(next.regression_inputs::<u8>(), [vec![1]]);
         assert!(
-            next.regression_inputs::<u16>(&mut |cx| cx.generate())
-                .is_empty(),
+            next.regression_inputs::<u16>().is_empty(),
             "written for another shape"
         );
         let mut corpus: Vec<_> = std::iter::from_fn(|| next.next_corpus_input()).collect();
@@ -521,9 +468,7 @@ mod tests {
         let mut artifacts = RunArtifacts::open::<u8>(&Config::default(), 1);
         artifacts.keep(&[1]);
         assert_eq!(artifacts.save_failure(&1u8, "lost", None), Ok(None));
-        assert!(artifacts
-            .regression_inputs::<u8>(&mut |cx| cx.generate())
-            .is_empty());
+        assert!(artifacts.regression_inputs::<u8>().is_empty());
         assert!(artifacts.next_corpus_input().is_none());
         assert_eq!(artifacts.regression_path(), None);
     }
@@ -565,12 +510,12 @@ mod tests {
             for _ in 0..3 {
                 cx.mutate(&mut mutant);
             }
-            let rebuilt = Recipe::rebuild::<Input>(&recipe.to_bytes(), 8, operators, None);
+            let rebuilt = Recipe::rebuild::<Input>(&recipe.to_bytes(), 8, operators);
             assert_eq!(rebuilt, Some(mutant));
         }
         let parent = codec::to_bytes(&vec![(1u8, None::<String>)]);
         assert_eq!(
-            Recipe::rebuild::<Input>(&parent, 8, operators, None),
+            Recipe::rebuild::<Input>(&parent, 8, operators),
             None,
             "no header"
         );
@@ -582,7 +527,7 @@ mod tests {
             },
         };
         assert_eq!(
-            Recipe::rebuild::<Input>(&lying.to_bytes(), 8, operators, None),
+            Recipe::rebuild::<Input>(&lying.to_bytes(), 8, operators),
             None
         );
     }
@@ -612,7 +557,7 @@ mod tests {
         std::fs::create_dir_all(&artifacts.artifact_dir).unwrap();
         std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
         assert_eq!(
-            artifacts.regression_inputs::<Vec<u16>>(&mut |cx| cx.generate()),
+            artifacts.regression_inputs::<Vec<u16>>(),
             [codec::to_bytes(&mutant)]
         );
         assert!(!recipe_path.exists(), "the plain file replaces the recipe");
@@ -624,10 +569,9 @@ mod tests {
     }
 
     #[test]
-    fn a_generation_recipe_rebuilds_its_input_with_the_generator_only() {
+    fn a_generation_recipe_rebuilds_its_fresh_input() {
         type Input = Vec<(u8, Option<String>)>;
         let operators = Operators::default();
-        let mut generate = |cx: &mut Context| cx.generate::<Input>();
         let mut cx = Context::new(3).with_max_size(8).with_operators(operators);
         for size in 0..=8 {
             cx.set_size(size);
@@ -635,25 +579,17 @@ mod tests {
                 state: cx.rng().get_seed(),
                 origin: Origin::Generated { size: size as u32 },
             };
-            let fresh = generate(&mut cx);
+            let fresh: Input = cx.generate();
             let bytes = recipe.to_bytes();
             assert_eq!(bytes.len(), RECIPE_HEADER, "no parent bytes");
-            assert_eq!(
-                Recipe::rebuild::<Input>(&bytes, 8, operators, Some(&mut generate)),
-                Some(fresh)
-            );
-            assert_eq!(
-                Recipe::rebuild::<Input>(&bytes, 8, operators, None),
-                None,
-                "the watchdog has no generator: the next run rebuilds it"
-            );
+            assert_eq!(Recipe::rebuild::<Input>(&bytes, 8, operators), Some(fresh));
         }
         let too_big = Recipe {
             state: 1,
             origin: Origin::Generated { size: 9 },
         };
         assert_eq!(
-            Recipe::rebuild::<Input>(&too_big.to_bytes(), 8, operators, Some(&mut generate)),
+            Recipe::rebuild::<Input>(&too_big.to_bytes(), 8, operators),
             None,
             "no run of this bound generated it"
         );
@@ -661,7 +597,7 @@ mod tests {
         trailing[12] = 1;
         trailing.push(0);
         assert_eq!(
-            Recipe::rebuild::<Input>(&trailing, 8, operators, Some(&mut generate)),
+            Recipe::rebuild::<Input>(&trailing, 8, operators),
             None,
             "a generation's recipe has no parent"
         );
@@ -686,26 +622,10 @@ mod tests {
             .artifact_dir
             .join(format!("hang-0{}", artifacts::RECIPE_SUFFIX));
         std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
-        let inputs = artifacts.regression_inputs::<Vec<u16>>(&mut |cx| cx.generate());
+        let inputs = artifacts.regression_inputs::<Vec<u16>>();
         assert_eq!(inputs, [codec::to_bytes(&fresh)]);
         assert!(!recipe_path.exists(), "the plain file replaces the recipe");
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn generators_are_trusted_after_a_check_until_one_differs() {
-        let mut check = GeneratorCheck::new();
-        assert!(!check.trusted(), "not before the first check");
-        assert!((0..GeneratorCheck::FIRST).all(|index| check.due(index)));
-        assert!(!check.due(GeneratorCheck::FIRST));
-        assert!(check.due(GeneratorCheck::EVERY * 3));
-        check.record(true);
-        assert!(check.trusted());
-        check.record(false);
-        assert!(!check.trusted());
-        check.record(true);
-        assert!(!check.trusted(), "one difference is enough");
-        assert!(!check.due(0), "no more checks once off");
     }
 
     #[test]

@@ -66,7 +66,7 @@ use crate::{
     Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
 };
 use artifacts::RunArtifacts;
-use artifacts::{GeneratorCheck, Origin, Recipe};
+use artifacts::{Origin, Recipe};
 use budget::Budget;
 
 /// Runs `property` on inputs from `generate` and their mutants until the budget of `config` is
@@ -122,16 +122,6 @@ where
     }
 }
 
-/// Whether two values are the same input: by [`Mutate::hash_value`], or by the codec bytes for
-/// values it cannot see whole.
-fn alike<T: Mutate>(a: &T, b: &T) -> bool {
-    use crate::mutate::ValueHasher;
-    match (ValueHasher::of(a), ValueHasher::of(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => codec::to_bytes(a) == codec::to_bytes(b),
-    }
-}
-
 /// A failing test, before shrinking.
 struct Failed<T> {
     input: T,
@@ -158,9 +148,6 @@ struct Fuzzer<'c, T, G, P, R> {
     /// Whether mutants can be saved as recipes (`T`'s mutation depends only on the value and
     /// the context; see [`RunArtifacts::execute`]).
     recipes: bool,
-    /// Whether fresh generations can be saved as recipes (the generator makes the same input
-    /// from the same random state; see [`GeneratorCheck`]).
-    generation_recipes: GeneratorCheck,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -189,7 +176,6 @@ where
             applied: Vec::new(),
             worker: None,
             recipes: crate::fingerprint::mutation_is_replayable::<T>(),
-            generation_recipes: GeneratorCheck::new(),
             _returns: PhantomData,
         }
     }
@@ -240,7 +226,7 @@ where
     /// `corpus::disk`); inputs are run like any test, so interesting ones become seeds, and a
     /// failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
-        for bytes in self.artifacts.regression_inputs::<T>(&mut self.generate) {
+        for bytes in self.artifacts.regression_inputs::<T>() {
             self.tally.stats.regressions_replayed += 1;
             if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None) {
                 return Some(failed);
@@ -295,19 +281,24 @@ where
                 // Sizes cycle through 0..=max_size, as QuickCheck's do, so small values come early.
                 let cycle = (self.config.max_size as u64).saturating_add(1);
                 let size = (stats.generated % cycle) as usize;
-                let index = stats.generated;
                 stats.generated += 1;
                 self.cx.set_size(size);
                 let state = self.cx.rng().get_seed();
-                let value = (self.generate)(&mut self.cx);
-                // Hash tables (`recipes` off) are left out: equal tables can encode apart, so
-                // the check cannot tell a deterministic generator from another.
-                if self.recipes && self.generation_recipes.due(index) {
-                    let alike = self.generates_alike(&value, state, size);
-                    self.generation_recipes.record(alike);
+                // Hash tables (`recipes` off) are left out: equal tables encode apart.
+                if self.recipes {
+                    self.cx.watch_generation();
                 }
-                // What the crash guard saves instead of encoding the fresh input.
-                if self.recipes && self.generation_recipes.trusted() {
+                let value = (self.generate)(&mut self.cx);
+                // What the crash guard saves instead of encoding the fresh input: its random
+                // state and size, if the generator returned what `T::generate` made from them.
+                let end = self.cx.rng().get_seed();
+                let vouched = self.cx.watched_generation().is_some_and(|seen| {
+                    (seen.start, seen.end, seen.size) == (state, end, size)
+                        && seen.type_name == std::any::type_name::<T>()
+                        && seen.hash.is_some()
+                        && seen.hash == crate::mutate::ValueHasher::of(&value)
+                });
+                if vouched {
                     recipe = u32::try_from(size).ok().map(|size| Recipe {
                         state,
                         origin: Origin::Generated { size },
@@ -352,8 +343,7 @@ where
         if let Some(recipe) = &recipe {
             // Every unit test of the engine checks that recipes rebuild their inputs.
             let (max_size, operators) = (self.config.max_size, self.config.operators);
-            let generate = Some(&mut self.generate as artifacts::Generator<'_, T>);
-            let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators, generate);
+            let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
             assert_eq!(
                 rebuilt.map(|value| codec::to_bytes(&value)),
                 Some(codec::to_bytes(&input)),
@@ -361,18 +351,6 @@ where
             );
         }
         self.run_one(input, Some(pick), recipe.as_ref())
-    }
-
-    /// Whether the generator makes `value` again from the random state `state` at `size` (what a
-    /// generation's recipe relies on): by [`Mutate::hash_value`], or by the codec bytes for a
-    /// value it cannot see whole.
-    fn generates_alike(&mut self, value: &T, state: u64, size: usize) -> bool {
-        let mut cx = Context::new(state)
-            .with_max_size(self.config.max_size)
-            .with_operators(self.config.operators);
-        cx.set_size(size);
-        let again = (self.generate)(&mut cx);
-        alike(value, &again)
     }
 
     /// Runs the property on `input` and feeds the outcome to the statistics, the feedback and
@@ -679,6 +657,66 @@ mod tests {
             .with_progress(false);
         let report = check(&config, |cx| cx.generate::<HashMap<u8, u8>>(), |_| ());
         assert!(report.stats.mutated > 1_000, "{:?}", report.stats);
+    }
+
+    #[test]
+    fn fresh_inputs_get_a_recipe_only_when_the_generator_returned_what_generate_made() {
+        // `fuzz_one`'s test-only check (every recipe rebuilds its input, here by `T::generate`
+        // from the recipe's random state) fails if any of these generators' inputs get one.
+        let config = Config::default()
+            .with_seed(6)
+            .with_schedule(crate::Schedule::Generate)
+            .with_cases(u64::MAX)
+            .with_max_tests(2_000)
+            .with_progress(false);
+        let mut calls = 0u8;
+        let changed = check(
+            &config,
+            |cx| {
+                calls = calls.wrapping_add(1);
+                cx.generate::<u8>().wrapping_add(calls)
+            },
+            |_| (),
+        );
+        let drawn_after = check(
+            &config,
+            |cx| {
+                let x = cx.generate::<u16>();
+                x ^ u16::from(cx.rng().bool())
+            },
+            |_| (),
+        );
+        let drawn_after_unchanged = check(
+            &config,
+            |cx| {
+                let x = cx.generate::<u16>();
+                cx.rng().bool();
+                x
+            },
+            |_| (),
+        );
+        let drawn_before = check(
+            &config,
+            |cx| {
+                cx.rng().bool();
+                cx.generate::<u16>()
+            },
+            |_| (),
+        );
+        let another_type = check(&config, |cx| cx.generate::<(u32, u8)>().0, |_| ());
+        let another_size = check(&config, |cx| cx.generate_sized::<Vec<u8>>(3), |_| ());
+        let plain = check(&config, |cx| cx.generate::<Vec<u8>>(), |_| ());
+        for report in [
+            changed.stats,
+            drawn_after.stats,
+            drawn_after_unchanged.stats,
+        ]
+        .into_iter()
+        .chain([drawn_before.stats, another_type.stats])
+        .chain([another_size.stats, plain.stats])
+        {
+            assert_eq!(report.generated, 2_000, "{report:?}");
+        }
     }
 
     #[test]

@@ -108,6 +108,30 @@ pub struct Context {
     depth: usize,
     operators: Operators,
     trace: Vec<Operator>,
+    probe: Probe,
+}
+
+/// What the engine learns of the first [`Context::generate`] call after it armed the probe
+/// ([`Context::watch_generation`]): enough to tell whether its generator returned exactly what
+/// `T::generate` made from the context's random state, at its size, so that the input can be
+/// rebuilt from that state alone (a fresh input's crash recipe).
+#[derive(Clone, Copy, Debug, Default)]
+struct Probe {
+    armed: bool,
+    seen: Option<Generation>,
+}
+
+/// One top-level [`Context::generate`] call, as [`Context::watched_generation`] reports it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Generation {
+    /// The random state before and after the call.
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    pub(crate) size: usize,
+    /// `std::any::type_name` of the generated type.
+    pub(crate) type_name: &'static str,
+    /// [`ValueHasher::of`](crate::mutate::ValueHasher::of) the value it returned.
+    pub(crate) hash: Option<u64>,
 }
 
 impl Context {
@@ -129,6 +153,7 @@ impl Context {
             depth: 0,
             operators: Operators::default(),
             trace: Vec::new(),
+            probe: Probe::default(),
         }
     }
 
@@ -163,7 +188,42 @@ impl Context {
     /// ```
     #[inline]
     pub fn generate<T: crate::Mutate>(&mut self) -> T {
+        if self.probe.armed {
+            return self.generate_watched();
+        }
         T::generate(self)
+    }
+
+    /// [`generate`](Self::generate) under an armed probe: records the call (the first only:
+    /// the probe is disarmed before any nested call).
+    #[inline(never)]
+    fn generate_watched<T: crate::Mutate>(&mut self) -> T {
+        self.probe.armed = false;
+        let (start, size) = (self.rng.get_seed(), self.size);
+        let value = T::generate(self);
+        self.probe.seen = Some(Generation {
+            start,
+            end: self.rng.get_seed(),
+            size,
+            type_name: core::any::type_name::<T>(),
+            hash: crate::mutate::ValueHasher::of(&value),
+        });
+        value
+    }
+
+    /// Arms the probe: the next [`generate`](Self::generate) call is recorded, for
+    /// [`watched_generation`](Self::watched_generation).
+    pub(crate) fn watch_generation(&mut self) {
+        self.probe = Probe {
+            armed: true,
+            seen: None,
+        };
+    }
+
+    /// The call recorded since [`watch_generation`](Self::watch_generation), if any; disarms
+    /// the probe.
+    pub(crate) fn watched_generation(&mut self) -> Option<Generation> {
+        core::mem::take(&mut self.probe).seen
     }
 
     /// Generates a value at size `size` (restoring the current size afterwards).
@@ -415,5 +475,33 @@ impl Context {
     /// ```
     pub fn reseed(&mut self, seed: u64) {
         self.rng = fastrand::Rng::with_seed(seed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_probe_records_the_first_generate_call_only() {
+        let mut cx = Context::new(8).with_max_size(6);
+        let _: u8 = cx.generate();
+        assert!(cx.watched_generation().is_none(), "not armed");
+        cx.set_size(4);
+        cx.watch_generation();
+        let start = cx.rng().get_seed();
+        let value: Vec<Option<u16>> = cx.generate();
+        let end = cx.rng().get_seed();
+        let _: u8 = cx.generate();
+        let seen = cx.watched_generation().expect("armed");
+        assert_eq!((seen.start, seen.end, seen.size), (start, end, 4));
+        assert_eq!(seen.type_name, std::any::type_name::<Vec<Option<u16>>>());
+        assert_eq!(seen.hash, crate::mutate::ValueHasher::of(&value));
+        assert!(cx.watched_generation().is_none(), "taken, and disarmed");
+        // A tuple is recorded as itself, not as its first field.
+        cx.watch_generation();
+        let _: (u8, String) = cx.generate();
+        let seen = cx.watched_generation().expect("armed");
+        assert_eq!(seen.type_name, std::any::type_name::<(u8, String)>());
     }
 }
