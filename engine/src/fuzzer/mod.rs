@@ -203,7 +203,7 @@ where
                 // The input that reached the most code is the new search's first seed: a
                 // chain of conditions climbed in earlier searches is not climbed again.
                 if let Some(widest) = previous.into_widest() {
-                    if let Some(failed) = self.run_one(widest, None, None) {
+                    if let Some(failed) = self.run_one(widest, None, None, None) {
                         return self.report_failure(failed);
                     }
                 }
@@ -228,14 +228,14 @@ where
     fn load_seeds(&mut self) -> Option<Failed<T>> {
         for bytes in self.artifacts.regression_inputs::<T>() {
             self.tally.stats.regressions_replayed += 1;
-            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None) {
+            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None, None) {
                 return Some(failed);
             }
         }
         while let Some(bytes) = self.artifacts.next_corpus_input() {
             self.tally.stats.corpus_loaded += 1;
             let kept = self.tally.stats.seeds_found;
-            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None) {
+            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None, None) {
                 return Some(failed);
             }
             // An input that reached nothing new is covered by the ones replayed before it.
@@ -255,7 +255,7 @@ where
         worker.publish(&self.tally.stats);
         for bytes in self.artifacts.corpus_new_inputs() {
             self.tally.stats.seeds_imported += 1;
-            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None) {
+            if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None, None) {
                 return Some(failed);
             }
         }
@@ -276,6 +276,7 @@ where
         self.applied.clear();
         let stats = &mut self.tally.stats;
         let mut recipe = None;
+        let mut hash = None;
         let input = match pick {
             Pick::Generate => {
                 // Sizes cycle through 0..=max_size, as QuickCheck's do, so small values come early.
@@ -293,10 +294,15 @@ where
                 // state and size, if the generator returned what `T::generate` made from them.
                 let end = self.cx.rng().get_seed();
                 let vouched = self.cx.watched_generation().is_some_and(|seen| {
-                    (seen.start, seen.end, seen.size) == (state, end, size)
-                        && seen.type_name == std::any::type_name::<T>()
-                        && seen.hash.is_some()
-                        && seen.hash == crate::mutate::ValueHasher::of(&value)
+                    if (seen.start, seen.end, seen.size) != (state, end, size)
+                        || seen.type_name != std::any::type_name::<T>()
+                        || seen.hash.is_none()
+                    {
+                        return false;
+                    }
+                    // Kept for the distinct count, which would hash the input again.
+                    hash = crate::mutate::ValueHasher::of(&value);
+                    seen.hash == hash
                 });
                 if vouched {
                     recipe = u32::try_from(size).ok().map(|size| Recipe {
@@ -350,17 +356,19 @@ where
                 "a recipe rebuilds its input: {recipe:?}"
             );
         }
-        self.run_one(input, Some(pick), recipe.as_ref())
+        self.run_one(input, Some(pick), recipe.as_ref(), hash)
     }
 
     /// Runs the property on `input` and feeds the outcome to the statistics, the feedback and
-    /// the schedule. `pick` is `None` for replayed and loaded inputs; `recipe` rebuilds a mutant
-    /// (see [`RunArtifacts::execute`]).
+    /// the schedule. `pick` is `None` for replayed and loaded inputs; `recipe` rebuilds the input
+    /// (see [`RunArtifacts::execute`]); `hash` is its [`ValueHasher`](crate::mutate::ValueHasher)
+    /// hash when already computed.
     fn run_one(
         &mut self,
         input: T,
         pick: Option<Pick>,
         recipe: Option<&Recipe>,
+        hash: Option<u64>,
     ) -> Option<Failed<T>> {
         let verdict = self
             .artifacts
@@ -393,7 +401,8 @@ where
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
             // bytes for the inputs it cannot see whole.
-            let hash = crate::mutate::ValueHasher::of(&input)
+            let hash = hash
+                .or_else(|| crate::mutate::ValueHasher::of(&input))
                 .unwrap_or_else(|| crate::stats::hash_bytes(self.artifacts.last_input(&input)));
             self.tally.count_valid(hash);
         }
