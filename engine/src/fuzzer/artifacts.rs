@@ -24,10 +24,15 @@
 //! the call, and the first `Context::generate` call records its type, the random state before
 //! and after it, its size and the value's [`ValueHasher`](crate::mutate::ValueHasher) hash.
 //! The recipe is used only if that call was for `T`, started at the state the engine handed
-//! over, left the state where the generator returned it (nothing drawn before or after), and
-//! made a value hashing like the one returned. `|cx| cx.generate::<T>()` passes; a generator
-//! that builds its value otherwise, draws from a source of its own or changes the value gets
-//! its inputs encoded, and is not called an extra time to find out.
+//! over, and left the state where the generator returned it (nothing drawn before or after);
+//! and the value returned must hash like the one made: compared before the call on the first
+//! 16 fresh inputs of a run and one in 1,024 after, and otherwise after the call, on valid
+//! inputs, which the distinct count hashes anyway. `|cx| cx.generate::<T>()` passes; a generator
+//! that builds its value otherwise or draws from the context around the call gets its inputs
+//! encoded; one caught changing the value loses fresh recipes for the rest of the run. The
+//! user's generator is never called an extra time to find out (the call could be observed).
+//! The limit: a generator that starts changing the value after the checked start could have
+//! one crashing input saved as a recipe of another, until a valid input shows it.
 //!
 //! Seeds whose bytes do not decode back to the same bytes (deeper than the codec's bound, or a
 //! lossy hand-written codec) carry no bytes, and their mutants, like fresh generations the
