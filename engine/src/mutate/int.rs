@@ -223,6 +223,15 @@ macro_rules! int_impls {
                 }
             }
 
+            fn hash_slice(items: &[Self], hasher: &mut crate::mutate::ValueHasher) {
+                // SAFETY: integers have no padding and every byte pattern is initialized; the
+                // bytes are read within the slice's own memory.
+                let bytes = unsafe {
+                    core::slice::from_raw_parts(items.as_ptr().cast::<u8>(), core::mem::size_of_val(items))
+                };
+                hasher.write_bytes(bytes);
+            }
+
             fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
                 // 128-bit values take part through their low 64 bits, the widest comparison
                 // the instrumentation reports.

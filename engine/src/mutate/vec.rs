@@ -535,7 +535,8 @@ fn visit_elements<T: Mutate, S: Sequence<T>>(
     }
 }
 
-/// The length, then each element: `Mutate::hash_value` of both sequences.
+/// The length, then each element: `VecDeque`'s `Mutate::hash_value` (element by element, so
+/// that the hash does not depend on where the ring buffer splits).
 fn hash_elements<T: Mutate, S: Sequence<T>>(seq: &S, hasher: &mut crate::mutate::ValueHasher) {
     let len = seq.length();
     hasher.write(len as u64);
@@ -610,8 +611,10 @@ impl<T: Mutate> Mutate for Vec<T> {
         visit_elements(token("Vec"), self, structure);
     }
 
+    /// The length, then the elements ([`Mutate::hash_slice`]: at once for integers).
     fn hash_value(&self, hasher: &mut crate::mutate::ValueHasher) {
-        hash_elements(self, hasher);
+        hasher.write(self.len() as u64);
+        T::hash_slice(self, hasher);
     }
 
     /// The length, then each element.
