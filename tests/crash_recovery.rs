@@ -186,16 +186,24 @@ fn an_abort_leaves_a_crash_file_replayed_first() {
     assert!(stderr.contains("aborted"), "{stderr}");
 }
 
-#[test]
-fn a_crashing_mutant_leaves_a_recipe_the_next_run_rebuilds_and_replays_first() {
-    let dir = scratch("late-abort");
-    let first = run("late-abort", &dir);
+/// Runs `scenario` once in a fresh directory; returns the directory, the stderr, and whether the
+/// one crash file it left is a recipe.
+fn first_crash(scenario: &str) -> (PathBuf, String, bool) {
+    let dir = scratch(scenario);
+    let first = run(scenario, &dir);
     let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
     let files = crash_files(&dir);
     assert_eq!(files.len(), 1, "one crash file\n{stderr}");
+    let recipe = files[0].to_string_lossy().ends_with(".recipe");
+    (dir, stderr, recipe)
+}
+
+#[test]
+fn a_crashing_mutant_leaves_a_recipe_the_next_run_rebuilds_and_replays_first() {
+    let (dir, stderr, recipe) = first_crash("late-abort");
     assert!(
-        files[0].to_string_lossy().ends_with(".recipe"),
-        "a mutant is saved as its recipe, not encoded before its call: {files:?}\n{stderr}"
+        recipe,
+        "a mutant is saved as its recipe, not encoded before its call\n{stderr}"
     );
     assert!(stderr.contains("rebuilds the input from it"), "{stderr}");
     let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "late-abort");
@@ -203,16 +211,12 @@ fn a_crashing_mutant_leaves_a_recipe_the_next_run_rebuilds_and_replays_first() {
 }
 
 #[test]
-fn a_crashing_fresh_input_leaves_a_recipe_the_next_run_rebuilds_with_the_generator() {
-    let dir = scratch("fresh-abort");
-    let first = run("fresh-abort", &dir);
-    let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
-    let files = crash_files(&dir);
-    assert_eq!(files.len(), 1, "one crash file\n{stderr}");
+fn a_crashing_fresh_input_leaves_a_recipe_the_next_run_rebuilds_and_replays_first() {
+    let (dir, stderr, recipe) = first_crash("fresh-abort");
     assert!(
-        files[0].to_string_lossy().ends_with(".recipe"),
-        "a fresh input of a generator that makes the same input from the same random state is \
-         saved as its recipe, not encoded before its call: {files:?}\n{stderr}"
+        recipe,
+        "a fresh input of `cx.generate` is saved as its random state, not encoded before its \
+         call\n{stderr}"
     );
     assert!(stderr.contains("rebuilds the input from it"), "{stderr}");
     let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "fresh-abort");
@@ -221,15 +225,9 @@ fn a_crashing_fresh_input_leaves_a_recipe_the_next_run_rebuilds_with_the_generat
 
 #[test]
 fn a_generator_with_state_of_its_own_gets_its_fresh_inputs_encoded() {
-    let dir = scratch("fresh-stateful-abort");
-    let first = run("fresh-stateful-abort", &dir);
-    let stderr = String::from_utf8_lossy(&first.stderr).into_owned();
+    let (dir, stderr, recipe) = first_crash("fresh-stateful-abort");
+    assert!(!recipe, "a recipe would rebuild another input\n{stderr}");
     let files = crash_files(&dir);
-    assert_eq!(files.len(), 1, "one crash file\n{stderr}");
-    assert!(
-        !files[0].to_string_lossy().ends_with(".recipe"),
-        "a recipe would rebuild another input: {files:?}\n{stderr}"
-    );
     let input: u8 = codec::from_bytes(&std::fs::read(&files[0]).unwrap());
     assert_eq!(input, 200, "the counter's 200th input crashed");
     let (_, replayed) = crashes_are_saved_and_replayed_first_in(&dir, "fresh-stateful-abort");

@@ -178,6 +178,7 @@ where
         let cx = Context::new(seed)
             .with_max_size(config.max_size)
             .with_operators(config.operators);
+        let recipes = crate::fingerprint::mutation_is_replayable::<T>();
         Fuzzer {
             config,
             generate,
@@ -190,8 +191,8 @@ where
             tally: Tally::new(seed, config.progress),
             applied: Vec::new(),
             worker: None,
-            recipes: crate::fingerprint::mutation_is_replayable::<T>(),
-            fresh_recipes: crate::fingerprint::mutation_is_replayable::<T>(),
+            recipes,
+            fresh_recipes: recipes,
             unverified: None,
             _returns: PhantomData,
         }
