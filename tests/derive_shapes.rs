@@ -26,7 +26,13 @@ fn exercise<T: Mutate + std::fmt::Debug>(seeds: u64) {
     for seed in 0..seeds {
         let mut cx = Context::new(seed).with_max_size(12);
         let mut value: T = cx.generate();
-        for _ in 0..20 {
+        for round in 0..20 {
+            // The engine's in-place mutation of seeds: same mutant, and undone exactly.
+            if let Err(problem) =
+                typefuzz::__private::check_undo(&mut value, &mut cx, 1 + round % 4)
+            {
+                panic!("seed {seed}: {problem}");
+            }
             cx.mutate(&mut value);
             assert_round_trip(&value);
         }

@@ -249,6 +249,67 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
     leave_field(cx, saved_size);
 }
 
+/// Before the derived `mutate` rewrites `value` itself (subterm, constructor drop and grow,
+/// regeneration; a field with its own mutator): when the engine mutates a seed in place, moves
+/// the value into the undo log and leaves a clone to rewrite (see
+/// [`Mutate::mutate_undoable`]). Only for the value being mutated: the engine writes the saved
+/// value back to this place after the test.
+///
+/// ```
+/// use typefuzz::{Context, __private::save};
+/// let mut x = 3u8;
+/// save(&mut x, &mut Context::new(1)); // outside the engine's loop: nothing happens
+/// assert_eq!(x, 3);
+/// ```
+#[inline]
+pub fn save<T: Clone>(value: &mut T, cx: &mut Context) {
+    cx.save(value);
+}
+
+/// Checks the engine's in-place mutation on `value` (the tests of the derive and of the std
+/// impls call it): `mutations` stacked [`Mutate::mutate_undoable`] calls, recording in the undo
+/// log, make the mutant that as many [`Context::mutate`] calls on a clone make from the same
+/// random state (what a crash recipe replays), and undoing them gives `value` back, compared by
+/// their encodings. Leaves `value` as it was and `cx`'s random state after the mutations.
+///
+/// ```
+/// use typefuzz::{Context, __private::check_undo};
+/// let mut cx = Context::new(4);
+/// let mut value = (vec![Some(1u8), None], [3u16; 4], String::from("x"));
+/// for _ in 0..100 {
+///     check_undo(&mut value, &mut cx, 3).unwrap();
+/// }
+/// ```
+pub fn check_undo<T: Mutate + core::fmt::Debug>(
+    value: &mut T,
+    cx: &mut Context,
+    mutations: usize,
+) -> Result<(), String> {
+    let original = crate::codec::to_bytes(value);
+    let state = cx.rng().get_seed();
+    let mut copy = value.clone();
+    for _ in 0..mutations {
+        cx.mutate(&mut copy);
+    }
+    cx.rng().seed(state);
+    cx.start_undo();
+    for _ in 0..mutations {
+        cx.mutate_undoable(value);
+    }
+    let mutant = crate::codec::to_bytes(value);
+    let shown = format!("{value:?}");
+    // SAFETY: `value` is borrowed for this whole call, so it has not moved since `start_undo`,
+    // and only `mutate_undoable` changed it.
+    unsafe { cx.undo() };
+    if mutant != crate::codec::to_bytes(&copy) {
+        return Err(format!("in place: {shown}, on a copy: {copy:?}"));
+    }
+    if crate::codec::to_bytes(value) != original {
+        return Err(format!("undone: {value:?}, from mutant {shown}"));
+    }
+    Ok(())
+}
+
 /// Enters the level the derived `mutate` mutates a field at (the size budget minus the node
 /// itself; [`mutate_field`]'s `enter`), returning the size [`leave_field`] restores. The derive
 /// brackets its match over fields with the two, so each field costs a direct call to its
@@ -544,6 +605,8 @@ enum Visit<'a, T> {
     Count(&'a mut usize),
     /// Push a clone of it ([`clone_subterms`]).
     Clone(&'a mut Vec<T>),
+    /// Clone the one at this index, counting down ([`replace_by_subterm`]).
+    CloneNth(usize, &'a mut Option<T>),
     /// [`walk`] it, this many levels down.
     Walk(&'a mut Walk, usize),
 }
@@ -557,6 +620,12 @@ fn visit_subterms_with<T: Mutate>(value: &T, mut visit: Visit<'_, T>) {
     value.visit_subterms(&mut |subterm| match &mut visit {
         Visit::Count(count) => **count += 1,
         Visit::Clone(out) => out.push(subterm.clone()),
+        Visit::CloneNth(left, found) => {
+            if *left == 0 && found.is_none() {
+                **found = Some(subterm.clone());
+            }
+            *left = left.wrapping_sub(1);
+        }
         Visit::Walk(state, levels) => {
             if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
                 walk(subterm, *levels, state);
@@ -619,6 +688,55 @@ pub fn replace_subterm<T: Mutate>(value: &mut T, index: usize, replacement: T) -
         }
     });
     replaced
+}
+
+/// Regeneration: `value` becomes `new`. When the engine mutates a seed in place the old value
+/// goes to the undo log as it is (no clone of it: see [`Mutate::mutate_undoable`]); otherwise it
+/// is disposed of.
+///
+/// ```
+/// use typefuzz::{Context, __private::replace};
+/// let mut x = vec![1u8];
+/// replace(&mut x, vec![2, 3], &mut Context::new(1));
+/// assert_eq!(x, [2, 3]);
+/// ```
+pub fn replace<T: Mutate>(value: &mut T, new: T, cx: &mut Context) {
+    let old = core::mem::replace(value, new);
+    let log = cx.undo_log();
+    if log.is_recording() {
+        log.replaced(value, old);
+    } else {
+        dispose(old);
+    }
+}
+
+/// Subterm: `value` becomes its subterm number `index` (in [`Mutate::visit_subterms`] order),
+/// if it has one. In place (see [`replace`]) the subterm is cloned and the old value kept whole;
+/// otherwise the subterm is moved out. The same draws either way.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::replace_by_subterm};
+/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// enum List { Nil, Cons(u8, Box<List>) }
+/// let mut list = List::Cons(1, Box::new(List::Cons(2, Box::new(List::Nil))));
+/// replace_by_subterm(&mut list, 0, &mut Context::new(1));
+/// assert_eq!(list, List::Cons(2, Box::new(List::Nil)));
+/// ```
+pub fn replace_by_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) {
+    if !cx.undo_log().is_recording() {
+        if let Some(subterm) = take_subterm(value, index, cx) {
+            dispose(core::mem::replace(value, subterm));
+        }
+        return;
+    }
+    let mut found = None;
+    visit_subterms_with(value, Visit::CloneNth(index, &mut found));
+    if let Some(subterm) = found {
+        // The placeholder `take_subterm` draws.
+        let placeholder: T = cx.generate_sized(0);
+        drop(placeholder);
+        replace(value, subterm, cx);
+    }
 }
 
 /// Moves subterm number `index` out of `value` (leaving a size-0 placeholder in its place).
@@ -802,7 +920,13 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
         if let Some(replaced) = replace_subterm(&mut fresh, slot, inner) {
             dispose(replaced);
         }
-        dispose(core::mem::replace(value, fresh));
+        let placeholder = core::mem::replace(value, fresh);
+        let log = cx.undo_log();
+        if log.is_recording() {
+            // Undone by moving the value back out of the wrapper: no clone of it.
+            log.wrapped(value, slot);
+        }
+        dispose(placeholder);
         return true;
     }
     false

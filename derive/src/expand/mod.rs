@@ -47,6 +47,10 @@ pub fn expand(container: &Container) -> TokenStream {
                     #mutate
                 }
 
+                fn mutate_undoable(&mut self, __cx: &mut ::typefuzz::Context) {
+                    <Self as ::typefuzz::Mutate>::mutate(self, __cx)
+                }
+
                 fn shrink(&self, __cx: &mut ::typefuzz::Context) -> ::typefuzz::__private::Vec<Self> {
                     #shrink
                 }

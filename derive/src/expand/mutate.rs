@@ -70,7 +70,7 @@ pub fn expand(container: &Container) -> TokenStream {
                     #path::mutate(#binding, __cx)
                 },
                 None => quote_spanned! {field.ty_span()=>
-                    <#ty as ::typefuzz::Mutate>::mutate(#binding, __cx)
+                    <#ty as ::typefuzz::Mutate>::mutate_undoable(#binding, __cx)
                 },
             };
             quote!(#index => #call,)
@@ -132,6 +132,12 @@ pub fn expand(container: &Container) -> TokenStream {
         }
     };
 
+    // A field with its own mutator saves nothing itself: the value is saved whole first (see
+    // `Mutate::mutate_undoable`), as the node rewrites below are.
+    let save = quote!(::typefuzz::__private::save(self, __cx););
+    let save_for_with = (container.variants.iter())
+        .any(|v| v.active_fields().any(|f| f.attrs.with.is_some()))
+        .then(|| save.clone());
     let (index_type, field_counts) = index_table(&field_counts);
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
@@ -173,6 +179,7 @@ pub fn expand(container: &Container) -> TokenStream {
     // times in four, so that mutants keep about their seeds' size (`dropin drift` in bench/
     // measures it); subterm is left alone, it is what focuses the search on a part.
     let switch = quote! {
+        #save
         __cx.record(::typefuzz::Operator::ConstructorGrow);
         __transition(self, __grow[__k] as ::core::primitive::usize, __cx);
     };
@@ -193,6 +200,7 @@ pub fn expand(container: &Container) -> TokenStream {
     let constructor_arms = if container.is_enum {
         quote! {
             ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
+                #save
                 __cx.record(::typefuzz::Operator::ConstructorDrop);
                 __transition(self, __drop[__k] as ::core::primitive::usize, __cx);
             }
@@ -203,7 +211,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 __cx.record(::typefuzz::Operator::Regenerate);
                 let __size = ::typefuzz::__private::regenerate_size(__cx);
                 let __fresh: Self = __cx.generate_sized(__size);
-                ::typefuzz::__private::dispose(::core::mem::replace(self, __fresh));
+                ::typefuzz::__private::replace(self, __fresh, __cx);
             }
         }
     } else {
@@ -218,13 +226,12 @@ pub fn expand(container: &Container) -> TokenStream {
             ::core::option::Option::None => {}
             ::core::option::Option::Some(::typefuzz::__private::Choice::Recursive(__k)) => {
                 __cx.record(::typefuzz::Operator::Recursive);
+                #save_for_with
                 #recursive_choice
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);
-                if let ::core::option::Option::Some(__subterm) = ::typefuzz::__private::take_subterm(self, __k, __cx) {
-                    ::typefuzz::__private::dispose(::core::mem::replace(self, __subterm));
-                }
+                ::typefuzz::__private::replace_by_subterm(self, __k, __cx);
             }
             #constructor_arms
         }

@@ -55,7 +55,7 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 
 use crate::codec;
-use crate::corpus::{QueueKind, Seed, MAX_LINEAGE};
+use crate::corpus::{QueueKind, Seed, SeedId, MAX_LINEAGE};
 use crate::executor::Verdict;
 use crate::feedback::{Feedback, Novelty};
 use crate::schedule::{Pick, Scheduler};
@@ -127,6 +127,24 @@ where
 const CHECKED_FIRST: u64 = 16;
 /// Then one fresh input in this many.
 const CHECKED_EVERY: u64 = 1024;
+
+/// What [`Fuzzer::test`] learned of an input, for [`Fuzzer::settle`].
+enum Tested {
+    /// The property failed.
+    Failed { kind: FailureKind, message: String },
+    /// It passed (`valid`) or discarded the input, which brought `novelty`.
+    Ran { novelty: Novelty, valid: bool },
+}
+
+impl Tested {
+    /// Whether [`Fuzzer::settle`] keeps the input: as the failure, or as a new seed.
+    fn keeps_input(&self) -> bool {
+        match self {
+            Tested::Failed { .. } => true,
+            Tested::Ran { novelty, .. } => novelty.is_interesting(),
+        }
+    }
+}
 
 /// A failing test, before shrinking.
 struct Failed<T> {
@@ -292,6 +310,16 @@ where
         };
         let pick = self.scheduler.pick(&mut self.cx, &rarity);
         self.applied.clear();
+        if let Pick::Mutate {
+            seed, mutations, ..
+        } = pick
+        {
+            // Input-to-state mutation writes leaves without saving them: a mutant of a copy.
+            if self.scheduler.queues().seed(seed).comparisons.is_none() {
+                self.tally.stats.mutated += 1;
+                return self.mutate_in_place(seed, mutations, pick);
+            }
+        }
         let stats = &mut self.tally.stats;
         let mut recipe = None;
         let mut hash = None;
@@ -372,19 +400,62 @@ where
             }
         };
         #[cfg(test)]
-        if let Some(recipe) = &recipe {
-            // Every unit test of the engine checks that recipes rebuild their inputs.
-            let (max_size, operators) = (self.config.max_size, self.config.operators);
-            let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
-            let same =
-                rebuilt.map(|value| codec::to_bytes(&value)) == Some(codec::to_bytes(&input));
-            // A fresh recipe armed before its comparison may be wrong only where the comparison
-            // after the call tells.
-            let caught = self.unverified.is_some()
-                && self.unverified != crate::mutate::ValueHasher::of(&input);
-            assert!(same || caught, "a recipe rebuilds its input: {recipe:?}");
-        }
+        self.check_recipe(recipe.as_ref(), &input);
         self.run_one(input, Some(pick), recipe.as_ref(), hash)
+    }
+
+    /// Every unit test of the engine checks that recipes rebuild their inputs.
+    #[cfg(test)]
+    fn check_recipe(&self, recipe: Option<&Recipe>, input: &T) {
+        let Some(recipe) = recipe else {
+            return;
+        };
+        let (max_size, operators) = (self.config.max_size, self.config.operators);
+        let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
+        let same = rebuilt.map(|value| codec::to_bytes(&value)) == Some(codec::to_bytes(input));
+        // A fresh recipe armed before its comparison may be wrong only where the comparison
+        // after the call tells.
+        let caught =
+            self.unverified.is_some() && self.unverified != crate::mutate::ValueHasher::of(input);
+        assert!(same || caught, "a recipe rebuilds its input: {recipe:?}");
+    }
+
+    /// A test of a mutant of seed `id` made where the seed stands: the mutation saves what it
+    /// changes in the context's undo log ([`Mutate::mutate_undoable`]), the property runs on the
+    /// mutant by reference, and the saved parts go back, so a test costs what its mutation
+    /// changed instead of a clone and a drop of the whole seed. A failing or interesting mutant
+    /// is cloned before the seed is put back.
+    fn mutate_in_place(&mut self, id: SeedId, mutations: u32, pick: Pick) -> Option<Failed<T>> {
+        let mut seed = self.scheduler.take_out(id);
+        // What the crash guard saves instead of encoding the mutant.
+        let recipe = seed.bytes.as_ref().map(|parent| Recipe {
+            state: self.cx.rng().get_seed(),
+            origin: Origin::Seed {
+                parent: parent.clone(),
+                mutations,
+            },
+        });
+        #[cfg(test)]
+        let before = codec::to_bytes(&seed.value);
+        self.cx.start_undo();
+        for _ in 0..mutations {
+            let applied = self.cx.mutate_undoable(&mut seed.value);
+            self.applied.extend_from_slice(applied);
+        }
+        #[cfg(test)]
+        self.check_recipe(recipe.as_ref(), &seed.value);
+        let tested = self.test(&seed.value, recipe.as_ref(), None);
+        let input = tested.keeps_input().then(|| seed.value.clone());
+        // SAFETY: `seed` is a local that has not moved since `start_undo`; the mutation changed
+        // it only through `mutate_undoable`, and the test read it by shared reference.
+        unsafe { self.cx.undo() };
+        #[cfg(test)]
+        assert!(
+            codec::to_bytes(&seed.value) == before,
+            "undoing a mutation gives the seed back"
+        );
+        self.scheduler.put_back(id, seed);
+        self.settle(input, Some(pick), tested)
     }
 
     /// Runs the property on `input` and feeds the outcome to the statistics, the feedback and
@@ -398,21 +469,23 @@ where
         recipe: Option<&Recipe>,
         hash: Option<u64>,
     ) -> Option<Failed<T>> {
+        let tested = self.test(&input, recipe, hash);
+        let input = tested.keeps_input().then_some(input);
+        self.settle(input, pick, tested)
+    }
+
+    /// [`run_one`](Self::run_one)'s first half: runs the property on `input` and feeds the
+    /// outcome to the statistics and the feedback. Touches neither the queues nor the input.
+    fn test(&mut self, input: &T, recipe: Option<&Recipe>, hash: Option<u64>) -> Tested {
         let unverified = self.unverified.take();
         let verdict = self
             .artifacts
-            .execute(&mut self.property, &input, &self.feedback, recipe);
+            .execute(&mut self.property, input, &self.feedback, recipe);
         self.tally.stats.tests += 1;
         let valid = match verdict {
             Verdict::Fail { kind, message } => {
                 self.tally.stats.valid += 1;
-                let lineage = self.lineage(pick);
-                return Some(Failed {
-                    input,
-                    kind,
-                    message,
-                    lineage,
-                });
+                return Tested::Failed { kind, message };
             }
             Verdict::Pass => true,
             Verdict::Discard => {
@@ -424,22 +497,47 @@ where
         // input was discarded); without one, every input is valid and they would only dilute
         // the seeds the other sources found.
         let valid_len = (valid && self.tally.stats.discards > 0)
-            .then(|| self.artifacts.last_input(&input).len());
+            .then(|| self.artifacts.last_input(input).len());
         let mut novelty = self.feedback.observe(valid_len);
-        novelty.structure = self.feedback.observe_structure(&input);
+        novelty.structure = self.feedback.observe_structure(input);
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
             // bytes for the inputs it cannot see whole.
-            let hash = hash.or_else(|| crate::mutate::ValueHasher::of(&input));
+            let hash = hash.or_else(|| crate::mutate::ValueHasher::of(input));
             if unverified.is_some() && hash != unverified {
                 // The generator changed what `generate` made: no more fresh recipes this run.
                 self.fresh_recipes = false;
             }
             let hash =
-                hash.unwrap_or_else(|| crate::stats::hash_bytes(self.artifacts.last_input(&input)));
+                hash.unwrap_or_else(|| crate::stats::hash_bytes(self.artifacts.last_input(input)));
             self.tally.count_valid(hash);
         }
+        Tested::Ran { novelty, valid }
+    }
+
+    /// [`run_one`](Self::run_one)'s second half: a failure ends the run; an interesting input
+    /// becomes a seed; the schedule hears how the pick did. `input` is the tested input when
+    /// [`Tested::keeps_input`] (else `None`).
+    fn settle(
+        &mut self,
+        input: Option<T>,
+        pick: Option<Pick>,
+        tested: Tested,
+    ) -> Option<Failed<T>> {
+        let (novelty, valid) = match tested {
+            Tested::Failed { kind, message } => {
+                let lineage = self.lineage(pick);
+                return Some(Failed {
+                    input: input.expect("a failing input is kept"),
+                    kind,
+                    message,
+                    lineage,
+                });
+            }
+            Tested::Ran { novelty, valid } => (novelty, valid),
+        };
         if novelty.is_interesting() {
+            let input = input.expect("an interesting input is kept");
             self.report_new_coverage(input, pick, novelty, valid);
         } else {
             self.scheduler.after_run(pick, false);

@@ -51,12 +51,18 @@ impl<T: Mutate, const N: usize> Mutate for [T; N] {
             // Swapping equal elements would change nothing: fall through to Element.
             if !same_encoding(&self[index], &self[other]) {
                 cx.record(Operator::Swap);
+                cx.save(self);
                 self.swap(index, other);
                 return;
             }
         }
         cx.record(Operator::Element);
         mutate_child(&mut self[index], cx);
+    }
+
+    /// Saves only what it changes itself; elements and payloads save their own changes.
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        self.mutate(cx);
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {

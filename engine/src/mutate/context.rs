@@ -109,6 +109,7 @@ pub struct Context {
     operators: Operators,
     trace: Vec<Operator>,
     probe: Probe,
+    undo: super::undo::UndoLog,
 }
 
 /// What the engine learns of the first [`Context::generate`] call after it armed the probe
@@ -154,6 +155,7 @@ impl Context {
             operators: Operators::default(),
             trace: Vec::new(),
             probe: Probe::default(),
+            undo: super::undo::UndoLog::default(),
         }
     }
 
@@ -256,6 +258,47 @@ impl Context {
         self.size = self.max_size;
         value.mutate(self);
         &self.trace
+    }
+
+    /// [`mutate`](Self::mutate) through [`Mutate::mutate_undoable`], recording what changes in
+    /// the undo log the engine [started](Self::start_undo).
+    pub(crate) fn mutate_undoable<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
+        self.trace.clear();
+        self.depth = 0;
+        self.size = self.max_size;
+        value.mutate_undoable(self);
+        &self.trace
+    }
+
+    /// Starts recording saves ([`save`](Self::save)) in the undo log.
+    pub(crate) fn start_undo(&mut self) {
+        self.undo.start();
+    }
+
+    /// Puts back every place saved since [`start_undo`](Self::start_undo), newest first, and
+    /// stops recording.
+    ///
+    /// # Safety
+    /// The value mutated since `start_undo` must not have moved or been changed other than by
+    /// the mutation (see `mutate/undo.rs`).
+    pub(crate) unsafe fn undo(&mut self) {
+        // SAFETY: the caller's.
+        unsafe { self.undo.undo() }
+    }
+
+    /// Before a [`Mutate::mutate_undoable`] changes `place` itself (rather than a field it
+    /// descends into): when the engine is mutating a seed in place, moves the value into the
+    /// undo log and leaves a clone to change; otherwise does nothing (one branch). The derive
+    /// calls it through `__private::save`.
+    #[inline]
+    pub(crate) fn save<T: Clone>(&mut self, place: &mut T) {
+        self.undo.save(place);
+    }
+
+    /// The undo log ([`save`](Self::save) and the rewrites that keep the old value whole).
+    #[inline]
+    pub(crate) fn undo_log(&mut self) -> &mut super::undo::UndoLog {
+        &mut self.undo
     }
 
     /// The random number generator.

@@ -8,6 +8,7 @@
 mod context;
 mod hash;
 mod operator;
+pub(crate) mod undo;
 
 mod array;
 mod collections;
@@ -92,6 +93,30 @@ pub trait Mutate: Clone + Sized {
 
     /// Applies one random type-aware mutation in place and records its [`Operator`].
     fn mutate(&mut self, cx: &mut Context);
+
+    /// [`mutate`](Mutate::mutate), saving first what it is about to change when the engine
+    /// mutates a seed in place: the engine runs the property on the mutant where it stands and
+    /// then moves the saved parts back, so a test costs what its mutation changed rather than
+    /// a clone and a drop of the whole seed. It makes the same random draws as `mutate`, so it
+    /// makes the same mutant.
+    ///
+    /// The default saves the whole value (a clone), which is always right: hand-written impls
+    /// keep it. `#[derive(Mutate)]` and the containers (`Box`, `Option`, `Vec`, `VecDeque`,
+    /// arrays, tuples) override it to save only the node an operator rewrites and to call
+    /// `mutate_undoable` on the field or element they descend into.
+    ///
+    /// ```
+    /// use typefuzz::{Context, Mutate};
+    /// let (mut a, mut b) = (vec![1u8, 2, 3], vec![1u8, 2, 3]);
+    /// let (mut cx, mut same) = (Context::new(5), Context::new(5));
+    /// a.mutate(&mut cx);
+    /// b.mutate_undoable(&mut same);
+    /// assert_eq!(a, b);
+    /// ```
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        cx.save(self);
+        self.mutate(cx);
+    }
 
     /// Returns candidates strictly simpler than `self`, most aggressive first.
     fn shrink(&self, cx: &mut Context) -> Vec<Self>;

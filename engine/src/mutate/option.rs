@@ -76,10 +76,12 @@ impl<T: Mutate> Mutate for Option<T> {
         match choose_family(cx, recursive, self.is_some(), self.is_none()) {
             Some(Family::Grow) => {
                 cx.record(Operator::ConstructorGrow);
+                cx.save(self);
                 *self = Some(generate_child(cx));
             }
             Some(Family::Drop) => {
                 cx.record(Operator::ConstructorDrop);
+                cx.save(self);
                 *self = None;
             }
             Some(Family::Recursive) => {
@@ -90,6 +92,11 @@ impl<T: Mutate> Mutate for Option<T> {
             }
             None => {}
         }
+    }
+
+    /// Saves only what it changes itself; elements and payloads save their own changes.
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        self.mutate(cx);
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {

@@ -52,7 +52,12 @@ impl<T: Mutate> Mutate for Box<T> {
     }
 
     fn mutate(&mut self, cx: &mut Context) {
-        (**self).mutate(cx);
+        (**self).mutate_undoable(cx);
+    }
+
+    /// The box stays; its contents save their own changes.
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        (**self).mutate_undoable(cx);
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {

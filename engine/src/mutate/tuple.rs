@@ -97,6 +97,11 @@ macro_rules! tuple_impls {
                 }
             }
 
+            /// Mutates a component through its own `mutate_undoable`: nothing of its own to save.
+            fn mutate_undoable(&mut self, cx: &mut Context) {
+                self.mutate(cx);
+            }
+
             fn shrink(&self, cx: &mut Context) -> Vec<Self> {
                 let mut out = Vec::new();
                 $(

@@ -37,9 +37,10 @@ pub(super) fn can_descend<T>(cx: &Context) -> bool {
     core::mem::size_of::<T>() != 0 && cx.depth() < MAX_MUTATION_DEPTH
 }
 
-/// Mutates `value` one level deeper, with one unit of the size budget spent on the container.
+/// Mutates `value` one level deeper, with one unit of the size budget spent on the container
+/// (through [`Mutate::mutate_undoable`]: the containers save only what they change themselves).
 pub(super) fn mutate_child<T: Mutate>(value: &mut T, cx: &mut Context) {
-    crate::__private::mutate_field(value, cx, T::mutate);
+    crate::__private::mutate_field(value, cx, T::mutate_undoable);
 }
 
 /// Generates a `T` one level deeper for insertion into a container.
@@ -353,9 +354,19 @@ fn plan_sequence(cx: &mut Context, len: usize, elements: bool) -> SequenceEdit {
 }
 
 /// Applies the mutation [`plan_sequence`] chose: the per-element-type part.
-fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
+fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Context) {
     let elements = seq.length() > 0 && can_descend::<T>(cx);
-    match plan_sequence(cx, seq.length(), elements) {
+    let edit = plan_sequence(cx, seq.length(), elements);
+    // Every edit but an element's mutation changes the sequence itself: saved whole first.
+    let element = match edit {
+        SequenceEdit::Element { index } => Some(index),
+        SequenceEdit::Swap { a, b } if same_encoding(seq.at(a), seq.at(b)) => Some(a),
+        _ => None,
+    };
+    if element.is_none() {
+        cx.save(seq);
+    }
+    match edit {
         SequenceEdit::Insert { at } => seq.insert_at(at, generate_child(cx)),
         SequenceEdit::Duplicate { from, at } => {
             let copy = seq.at(from).clone();
@@ -363,7 +374,7 @@ fn mutate_sequence<T: Mutate, S: Sequence<T>>(seq: &mut S, cx: &mut Context) {
         }
         SequenceEdit::Remove { start, count } => seq.remove_range(start, count),
         SequenceEdit::Swap { a, b } => {
-            if same_encoding(seq.at(a), seq.at(b)) {
+            if element.is_some() {
                 // Swapping equal elements would change nothing: mutate one instead.
                 cx.record(Operator::Element);
                 mutate_child(seq.at_mut(a), cx);
@@ -585,6 +596,11 @@ impl<T: Mutate> Mutate for Vec<T> {
         mutate_sequence(self, cx);
     }
 
+    /// Saves only what it changes itself; elements and payloads save their own changes.
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        self.mutate(cx);
+    }
+
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         collect_shrinks(SequenceShrinks::new(self, cx))
     }
@@ -659,6 +675,11 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn mutate(&mut self, cx: &mut Context) {
         mutate_sequence(self, cx);
+    }
+
+    /// Saves only what it changes itself; elements and payloads save their own changes.
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        self.mutate(cx);
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {

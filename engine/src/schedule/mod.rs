@@ -151,6 +151,16 @@ impl<T> Scheduler<T> {
         &self.queues
     }
 
+    /// See [`Queues::take_out`].
+    pub(crate) fn take_out(&mut self, id: SeedId) -> Seed<T> {
+        self.queues.take_out(id)
+    }
+
+    /// See [`Queues::put_back`].
+    pub(crate) fn put_back(&mut self, id: SeedId, seed: Seed<T>) {
+        self.queues.put_back(id, seed);
+    }
+
     /// Drops every seed for which `keep` is false (see [`Queues::retain`]).
     pub(crate) fn retain(&mut self, keep: impl FnMut(&Seed<T>) -> bool) {
         self.queues.retain(keep);
