@@ -47,30 +47,26 @@ const fn fits<T>() -> bool {
 struct Record {
     /// The place (a `*mut T`).
     slot: *mut (),
-    /// The original `T`, inline when it [`fits`], else a `Box<T>`'s pointer.
+    /// The original `T`, inline when it [`fits`], else a `Box<T>`'s pointer; or what `finish`
+    /// needs instead (wrapping: an index).
     original: Storage,
-    /// Moves the original back into the place, dropping what is there.
-    restore: unsafe fn(*mut (), &mut Storage),
-    /// Drops the original (the log was discarded without undoing).
-    discard: unsafe fn(&mut Storage),
+    /// With `restore`: moves the original back into the place, dropping what is there; else
+    /// drops the original (the log was discarded). One function per type, not two: each is
+    /// compiled once per saved type, in the user's crate.
+    finish: unsafe fn(*mut (), &mut Storage, bool),
 }
-
-/// Does nothing: a record whose storage owns nothing.
-unsafe fn keep_nothing(_: &mut Storage) {}
 
 /// [`UndoLog::wrapped`]'s restore: the value at `slot` is a wrapper holding the original as its
 /// subterm number `index` (in the storage); the original moves back out, the wrapper is dropped.
 ///
 /// # Safety
-/// `slot` is a live `*mut T` holding that wrapper.
-unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), storage: &mut Storage) {
+/// With `restore`, `slot` is a live `*mut T` holding that wrapper.
+unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), storage: &mut Storage, restore: bool) {
+    if !restore {
+        return;
+    }
     // SAFETY: the caller's; the storage holds the index `wrapped` wrote.
-    let (place, index) = unsafe {
-        (
-            &mut *slot.cast::<T>(),
-            storage.as_ptr().cast::<usize>().read(),
-        )
-    };
+    let (place, index) = unsafe { (&mut *slot.cast::<T>(), storage.as_ptr().cast::<usize>().read()) };
     // Placeholders at size 0 from a context of its own: undoing draws nothing from the search's.
     let mut cx = super::Context::new(0);
     let mut wrapper = mem::replace(place, cx.generate_sized(0));
@@ -81,27 +77,49 @@ unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), storage: &mut Storage) {
     }
 }
 
-impl Record {
-    fn new<T>(slot: &mut T, original: T) -> Record {
-        let mut storage = Storage::uninit();
-        // SAFETY: `storage` is big and aligned enough for a `T` when `fits::<T>()`, and for a
-        // pointer always (`INLINE_WORDS >= 1`).
-        unsafe {
-            if fits::<T>() {
-                storage.as_mut_ptr().cast::<T>().write(original);
-            } else {
-                let boxed = Box::into_raw(Box::new(original));
-                storage.as_mut_ptr().cast::<*mut T>().write(boxed);
-            }
-        }
-        Record {
-            slot: (slot as *mut T).cast(),
-            original: storage,
-            restore: restore::<T>,
-            discard: discard::<T>,
+/// A record of `slot`, which held `original`.
+fn record<T>(slot: &mut T, original: T) -> Record {
+    let mut storage = Storage::uninit();
+    // SAFETY: `storage` is big and aligned enough for a `T` when `fits::<T>()`, and for a
+    // pointer always (`INLINE_WORDS >= 1`).
+    unsafe {
+        if fits::<T>() {
+            storage.as_mut_ptr().cast::<T>().write(original);
+        } else {
+            let boxed = Box::into_raw(Box::new(original));
+            storage.as_mut_ptr().cast::<*mut T>().write(boxed);
         }
     }
+    Record {
+        slot: (slot as *mut T).cast(),
+        original: storage,
+        finish: finish::<T>,
+    }
+}
 
+/// [`Record::finish`] for a `T` saved by [`record`]: takes the original out of the storage and
+/// moves it back into the place (`restore`) or drops it.
+///
+/// # Safety
+/// `storage` holds the original, taken once; with `restore`, `slot` is a live `*mut T`.
+unsafe fn finish<T>(slot: *mut (), storage: &mut Storage, restore: bool) {
+    // SAFETY: the caller's: the storage holds what `record` wrote for a `T`.
+    let original = unsafe {
+        if fits::<T>() {
+            storage.as_mut_ptr().cast::<T>().read()
+        } else {
+            *Box::from_raw(storage.as_mut_ptr().cast::<*mut T>().read())
+        }
+    };
+    if restore {
+        // SAFETY: the caller's.
+        drop(unsafe { mem::replace(&mut *slot.cast::<T>(), original) });
+    } else {
+        drop(original);
+    }
+}
+
+impl Record {
     /// Puts the original back.
     ///
     /// # Safety
@@ -109,49 +127,15 @@ impl Record {
     unsafe fn restore(self) {
         let mut this = mem::ManuallyDrop::new(self);
         // SAFETY: the caller's; `this` is not dropped, so the original is taken once.
-        unsafe { (this.restore)(this.slot, &mut this.original) }
+        unsafe { (this.finish)(this.slot, &mut this.original, true) }
     }
 }
 
 impl Drop for Record {
     fn drop(&mut self) {
         // SAFETY: a record not restored still owns its original.
-        unsafe { (self.discard)(&mut self.original) }
+        unsafe { (self.finish)(self.slot, &mut self.original, false) }
     }
-}
-
-/// Takes the original `T` out of a record's storage.
-///
-/// # Safety
-/// `storage` holds a `T` (inline or boxed, as [`Record::new`] put it), taken at most once.
-unsafe fn take<T>(storage: &mut Storage) -> T {
-    // SAFETY: the caller's: the storage holds what `Record::new` wrote for a `T`.
-    unsafe {
-        if fits::<T>() {
-            storage.as_mut_ptr().cast::<T>().read()
-        } else {
-            *Box::from_raw(storage.as_mut_ptr().cast::<*mut T>().read())
-        }
-    }
-}
-
-/// [`Record::restore`] for a `T`.
-///
-/// # Safety
-/// `slot` is a live `*mut T`; `storage` holds the original.
-unsafe fn restore<T>(slot: *mut (), storage: &mut Storage) {
-    // SAFETY: the caller's.
-    let mutated = unsafe { mem::replace(&mut *slot.cast::<T>(), take::<T>(storage)) };
-    drop(mutated);
-}
-
-/// [`Record`]'s drop for a `T`.
-///
-/// # Safety
-/// `storage` holds the original.
-unsafe fn discard<T>(storage: &mut Storage) {
-    // SAFETY: the caller's.
-    drop(unsafe { take::<T>(storage) });
 }
 
 /// The places a mutation changed, with their original values (see the module docs). Kept in
@@ -204,7 +188,7 @@ impl UndoLog {
     fn save_now<T: Clone>(&mut self, place: &mut T) {
         let copy = place.clone();
         let original = mem::replace(place, copy);
-        self.records.push(Record::new(place, original));
+        self.records.push(record(place, original));
     }
 
     /// Whether saves are recorded (the engine is mutating a seed in place).
@@ -217,7 +201,7 @@ impl UndoLog {
     /// (recording only), so a rewrite of a whole node costs no clone of it.
     pub(crate) fn replaced<T>(&mut self, place: &mut T, original: T) {
         debug_assert!(self.recording);
-        self.records.push(Record::new(place, original));
+        self.records.push(record(place, original));
     }
 
     /// `place`'s value was just moved into a wrapper, as its subterm number `index`, and the
@@ -230,8 +214,7 @@ impl UndoLog {
         self.records.push(Record {
             slot: (place as *mut T).cast(),
             original: storage,
-            restore: unwrap::<T>,
-            discard: keep_nothing,
+            finish: unwrap::<T>,
         });
     }
 
