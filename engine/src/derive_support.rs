@@ -704,7 +704,7 @@ pub fn replace<T: Mutate>(value: &mut T, new: T, cx: &mut Context) {
     let old = core::mem::replace(value, new);
     let log = cx.undo_log();
     if log.is_recording() {
-        log.replaced(value, old);
+        log.keep(value, old);
     } else {
         dispose(old);
     }

@@ -289,10 +289,13 @@ impl Context {
     /// Before a [`Mutate::mutate_undoable`] changes `place` itself (rather than a field it
     /// descends into): when the engine is mutating a seed in place, moves the value into the
     /// undo log and leaves a clone to change; otherwise does nothing (one branch). The derive
-    /// calls it through `__private::save`.
+    /// calls it through `__private::save`. The one generic step before the log's own
+    /// (`UndoLog::save`): each is compiled once per saved type, in the user's crate.
     #[inline]
     pub(crate) fn save<T: Clone>(&mut self, place: &mut T) {
-        self.undo.save(place);
+        if self.undo.is_recording() {
+            self.undo.save(place);
+        }
     }
 
     /// The undo log ([`save`](Self::save) and the rewrites that keep the old value whole).

@@ -29,44 +29,55 @@
 //! behaviour is checked by `__private::check_undo` (every derived shape of
 //! `tests/derive_shapes.rs`, the std types, and every mutant of the engine's own unit tests).
 
-use core::mem::{self, MaybeUninit};
+use core::alloc::Layout;
+use core::mem::{self, ManuallyDrop, MaybeUninit};
+use core::ptr;
 
 /// Values up to this many words (and a word's alignment) are kept inside the record; larger
-/// ones in a box of their own.
+/// ones in an allocation of their own.
 const INLINE_WORDS: usize = 4;
 
 type Storage = MaybeUninit<[usize; INLINE_WORDS]>;
 
-/// Whether a `T` is kept inline in a record's [`Storage`].
-const fn fits<T>() -> bool {
-    mem::size_of::<T>() <= mem::size_of::<Storage>()
-        && mem::align_of::<T>() <= mem::align_of::<Storage>()
+/// What a record keeps of the place it saved.
+#[derive(Clone, Copy)]
+enum Kept {
+    /// The original value's bytes: inline when they fit the storage, else in an allocation of
+    /// `layout` whose pointer the storage holds. `drop` is the value type's drop glue
+    /// (`ptr::drop_in_place::<T>`): everything else about the value is bytes, so the code of a
+    /// record is compiled once, not once per saved type in the user's crate.
+    Value {
+        layout: Layout,
+        drop: unsafe fn(*mut ()),
+    },
+    /// The place's value went into a wrapper as the subterm whose index the storage holds;
+    /// `unwrap` (`unwrap::<T>`) moves it back out.
+    Wrapped { unwrap: unsafe fn(*mut (), usize) },
 }
 
-/// One saved place and the value it held.
+/// One saved place and what it held.
 struct Record {
     /// The place (a `*mut T`).
     slot: *mut (),
-    /// The original `T`, inline when it [`fits`], else a `Box<T>`'s pointer; or what `finish`
-    /// needs instead (wrapping: an index).
-    original: Storage,
-    /// With `restore`: moves the original back into the place, dropping what is there; else
-    /// drops the original (the log was discarded). One function per type, not two: each is
-    /// compiled once per saved type, in the user's crate.
-    finish: unsafe fn(*mut (), &mut Storage, bool),
+    storage: Storage,
+    kept: Kept,
 }
 
-/// [`UndoLog::wrapped`]'s restore: the value at `slot` is a wrapper holding the original as its
-/// subterm number `index` (in the storage); the original moves back out, the wrapper is dropped.
+/// `ptr::drop_in_place::<T>` as a function of an untyped pointer.
+fn drop_glue<T>() -> unsafe fn(*mut ()) {
+    let glue: unsafe fn(*mut T) = ptr::drop_in_place::<T>;
+    // SAFETY: the same function; a `*mut T` of a sized `T` is passed like a `*mut ()`.
+    unsafe { mem::transmute::<unsafe fn(*mut T), unsafe fn(*mut ())>(glue) }
+}
+
+/// [`Kept::Wrapped`]'s undo: the value at `slot` is a wrapper holding the original as its
+/// subterm number `index`; the original moves back out, the wrapper is dropped.
 ///
 /// # Safety
-/// With `restore`, `slot` is a live `*mut T` holding that wrapper.
-unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), storage: &mut Storage, restore: bool) {
-    if !restore {
-        return;
-    }
-    // SAFETY: the caller's; the storage holds the index `wrapped` wrote.
-    let (place, index) = unsafe { (&mut *slot.cast::<T>(), storage.as_ptr().cast::<usize>().read()) };
+/// `slot` is a live `*mut T` holding that wrapper.
+unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), index: usize) {
+    // SAFETY: the caller's.
+    let place = unsafe { &mut *slot.cast::<T>() };
     // Placeholders at size 0 from a context of its own: undoing draws nothing from the search's.
     let mut cx = super::Context::new(0);
     let mut wrapper = mem::replace(place, cx.generate_sized(0));
@@ -77,64 +88,106 @@ unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), storage: &mut Storage, restore
     }
 }
 
-/// A record of `slot`, which held `original`.
-fn record<T>(slot: &mut T, original: T) -> Record {
-    let mut storage = Storage::uninit();
-    // SAFETY: `storage` is big and aligned enough for a `T` when `fits::<T>()`, and for a
-    // pointer always (`INLINE_WORDS >= 1`).
-    unsafe {
-        if fits::<T>() {
-            storage.as_mut_ptr().cast::<T>().write(original);
-        } else {
-            let boxed = Box::into_raw(Box::new(original));
-            storage.as_mut_ptr().cast::<*mut T>().write(boxed);
-        }
-    }
-    Record {
-        slot: (slot as *mut T).cast(),
-        original: storage,
-        finish: finish::<T>,
-    }
-}
-
-/// [`Record::finish`] for a `T` saved by [`record`]: takes the original out of the storage and
-/// moves it back into the place (`restore`) or drops it.
-///
-/// # Safety
-/// `storage` holds the original, taken once; with `restore`, `slot` is a live `*mut T`.
-unsafe fn finish<T>(slot: *mut (), storage: &mut Storage, restore: bool) {
-    // SAFETY: the caller's: the storage holds what `record` wrote for a `T`.
-    let original = unsafe {
-        if fits::<T>() {
-            storage.as_mut_ptr().cast::<T>().read()
-        } else {
-            *Box::from_raw(storage.as_mut_ptr().cast::<*mut T>().read())
-        }
-    };
-    if restore {
-        // SAFETY: the caller's.
-        drop(unsafe { mem::replace(&mut *slot.cast::<T>(), original) });
-    } else {
-        drop(original);
-    }
-}
-
 impl Record {
-    /// Puts the original back.
+    /// A record of `slot`, which held the value whose bytes are at `original` (now owned by
+    /// the record).
     ///
     /// # Safety
-    /// The place must be alive and hold a `T` (see the module docs).
-    unsafe fn restore(self) {
-        let mut this = mem::ManuallyDrop::new(self);
-        // SAFETY: the caller's; `this` is not dropped, so the original is taken once.
-        unsafe { (this.finish)(this.slot, &mut this.original, true) }
+    /// `original` points to a value of `layout` that nothing else will drop.
+    unsafe fn value(
+        slot: *mut (),
+        original: *const u8,
+        layout: Layout,
+        drop: unsafe fn(*mut ()),
+    ) -> Record {
+        let mut storage = Storage::uninit();
+        let inline = layout.size() <= mem::size_of::<Storage>()
+            && layout.align() <= mem::align_of::<Storage>();
+        // SAFETY: the bytes are copied into room of their size and alignment.
+        unsafe {
+            if inline {
+                ptr::copy_nonoverlapping(
+                    original,
+                    storage.as_mut_ptr().cast::<u8>(),
+                    layout.size(),
+                );
+            } else {
+                let block = if layout.size() == 0 {
+                    layout.align() as *mut u8
+                } else {
+                    let block = std::alloc::alloc(layout);
+                    if block.is_null() {
+                        std::alloc::handle_alloc_error(layout);
+                    }
+                    block
+                };
+                ptr::copy_nonoverlapping(original, block, layout.size());
+                storage.as_mut_ptr().cast::<*mut u8>().write(block);
+            }
+        }
+        Record {
+            slot,
+            storage,
+            kept: Kept::Value { layout, drop },
+        }
+    }
+
+    /// Where the original's bytes are, and whether that is an allocation of its own.
+    fn original(&mut self, layout: Layout) -> (*mut u8, bool) {
+        let inline = layout.size() <= mem::size_of::<Storage>()
+            && layout.align() <= mem::align_of::<Storage>();
+        if inline {
+            (self.storage.as_mut_ptr().cast::<u8>(), false)
+        } else {
+            // SAFETY: `value` wrote the allocation's pointer.
+            (
+                unsafe { self.storage.as_ptr().cast::<*mut u8>().read() },
+                layout.size() != 0,
+            )
+        }
+    }
+
+    /// Puts the original back, or (not `restore`) drops it.
+    ///
+    /// # Safety
+    /// With `restore`, the place must be alive and hold a value of the record's type (see the
+    /// module docs).
+    unsafe fn finish(self, restore: bool) {
+        let mut this = ManuallyDrop::new(self);
+        match this.kept {
+            Kept::Value { layout, drop } => {
+                let (original, allocated) = this.original(layout);
+                // SAFETY: the caller's; the original's bytes are valid and owned by the record.
+                // Swapped first, so the place holds the original even if the drop panics.
+                unsafe {
+                    if restore {
+                        ptr::swap_nonoverlapping(original, this.slot.cast::<u8>(), layout.size());
+                    }
+                    drop(original.cast());
+                    if allocated {
+                        std::alloc::dealloc(original, layout);
+                    }
+                }
+            }
+            Kept::Wrapped { unwrap } => {
+                if restore {
+                    // SAFETY: the caller's; the storage holds the index `wrapped` wrote.
+                    unsafe { unwrap(this.slot, this.storage.as_ptr().cast::<usize>().read()) }
+                }
+            }
+        }
     }
 }
 
 impl Drop for Record {
     fn drop(&mut self) {
-        // SAFETY: a record not restored still owns its original.
-        unsafe { (self.finish)(self.slot, &mut self.original, false) }
+        let record = Record {
+            slot: self.slot,
+            storage: self.storage,
+            kept: self.kept,
+        };
+        // SAFETY: a record not restored still owns its original; dropping it needs no place.
+        unsafe { record.finish(false) }
     }
 }
 
@@ -175,20 +228,13 @@ impl UndoLog {
         self.recording = true;
     }
 
-    /// Before a change of `place`: moves its value into the log and leaves a clone in its
-    /// place, when recording; does nothing otherwise.
-    #[inline]
-    pub(crate) fn save<T: Clone>(&mut self, place: &mut T) {
-        if self.recording {
-            self.save_now(place);
-        }
-    }
-
+    /// Before a change of `place` (recording: see [`Context::save`](super::Context::save)):
+    /// moves its value into the log and leaves a clone in its place.
     #[inline(never)]
-    fn save_now<T: Clone>(&mut self, place: &mut T) {
+    pub(crate) fn save<T: Clone>(&mut self, place: &mut T) {
         let copy = place.clone();
         let original = mem::replace(place, copy);
-        self.records.push(record(place, original));
+        self.keep(place, original);
     }
 
     /// Whether saves are recorded (the engine is mutating a seed in place).
@@ -199,9 +245,34 @@ impl UndoLog {
 
     /// `place` was just given a new value and `original` is what it held: kept in the log
     /// (recording only), so a rewrite of a whole node costs no clone of it.
-    pub(crate) fn replaced<T>(&mut self, place: &mut T, original: T) {
+    pub(crate) fn keep<T>(&mut self, place: &mut T, original: T) {
+        let original = ManuallyDrop::new(original);
+        // SAFETY: the record owns the original from here (it is not dropped here).
+        unsafe {
+            self.keep_bytes(
+                (place as *mut T).cast(),
+                (&*original as *const T).cast(),
+                Layout::new::<T>(),
+                drop_glue::<T>(),
+            );
+        }
+    }
+
+    /// [`keep`](Self::keep) past its generic part: compiled once.
+    ///
+    /// # Safety
+    /// As [`Record::value`].
+    unsafe fn keep_bytes(
+        &mut self,
+        slot: *mut (),
+        original: *const u8,
+        layout: Layout,
+        drop: unsafe fn(*mut ()),
+    ) {
         debug_assert!(self.recording);
-        self.records.push(record(place, original));
+        // SAFETY: the caller's.
+        let record = unsafe { Record::value(slot, original, layout, drop) };
+        self.records.push(record);
     }
 
     /// `place`'s value was just moved into a wrapper, as its subterm number `index`, and the
@@ -213,8 +284,10 @@ impl UndoLog {
         unsafe { storage.as_mut_ptr().cast::<usize>().write(index) };
         self.records.push(Record {
             slot: (place as *mut T).cast(),
-            original: storage,
-            finish: unwrap::<T>,
+            storage,
+            kept: Kept::Wrapped {
+                unwrap: unwrap::<T>,
+            },
         });
     }
 
@@ -227,7 +300,7 @@ impl UndoLog {
         self.recording = false;
         while let Some(record) = self.records.pop() {
             // SAFETY: the caller's; newest first, each place is as its record saw it.
-            unsafe { record.restore() }
+            unsafe { record.finish(true) }
         }
     }
 
@@ -266,14 +339,48 @@ mod tests {
     #[test]
     fn nothing_is_saved_unless_recording_and_discard_keeps_the_mutant() {
         let mut value = vec![String::from("a")];
-        let mut log = UndoLog::default();
-        log.save(&mut value);
-        assert!(log.records.is_empty());
+        let mut cx = crate::Context::new(1);
+        cx.save(&mut value);
+        assert!(cx.undo_log().records.is_empty());
+        let log = cx.undo_log();
         log.start();
         log.save(&mut value[0]);
         value[0].push('b');
         log.discard();
         assert_eq!(value, ["ab"]);
         assert!(log.records.is_empty() && !log.recording);
+    }
+
+    #[test]
+    fn every_value_is_dropped_once_restored_discarded_or_zero_sized() {
+        use std::rc::Rc;
+        let counter = Rc::new(());
+        // Inline (one `Rc`) and allocated (an array of them) originals.
+        let mut small = Rc::clone(&counter);
+        let mut large: [Rc<()>; 8] = core::array::from_fn(|_| Rc::clone(&counter));
+        let mut unit = ();
+        let mut log = UndoLog::default();
+        log.start();
+        log.save(&mut small);
+        log.save(&mut large);
+        log.save(&mut unit);
+        assert_eq!(
+            Rc::strong_count(&counter),
+            1 + 2 * 9,
+            "originals kept, clones in place"
+        );
+        unsafe { log.undo() };
+        assert_eq!(Rc::strong_count(&counter), 1 + 9, "the clones dropped");
+        log.start();
+        log.save(&mut small);
+        log.save(&mut large);
+        log.discard();
+        assert_eq!(
+            Rc::strong_count(&counter),
+            1 + 9,
+            "the originals dropped, clones kept"
+        );
+        drop((small, large));
+        assert_eq!(Rc::strong_count(&counter), 1);
     }
 }
