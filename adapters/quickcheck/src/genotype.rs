@@ -103,6 +103,11 @@ impl<T: Generate<V> + Mutate, V: Version> Mutate for Args<T, V> {
         self.0.mutate(cx);
     }
 
+    /// The arguments save what they change (see [`Mutate::mutate_undoable`]).
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        self.0.mutate_undoable(cx);
+    }
+
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         let mut candidates: Vec<Self> = Generate::shrink(&self.0)
             .take(ARBITRARY_SHRINKS)
@@ -253,12 +258,10 @@ impl<T: Generate<V>, V: Version> Debug for Generated<T, V> {
     }
 }
 
-impl<T: Generate<V>, V: Version> Mutate for Generated<T, V> {
-    fn generate(cx: &mut Context) -> Self {
-        Self::fresh(run_size(), cx.rng().u64(..))
-    }
-
-    fn mutate(&mut self, cx: &mut Context) {
+impl<T: Generate<V>, V: Version> Generated<T, V> {
+    /// What [`Mutate::mutate`] replaces the value with: a shrink step of it (one in four) or a
+    /// fresh value.
+    fn mutant(&self, cx: &mut Context) -> Self {
         if self.path.len() < usize::from(u8::MAX) && cx.chance(1, 4) {
             let step = cx.below(8);
             if let Some((index, next)) = Generate::shrink(self.value())
@@ -267,14 +270,29 @@ impl<T: Generate<V>, V: Version> Mutate for Generated<T, V> {
                 .last()
             {
                 cx.record(Operator::Subterm);
-                let mut path = std::mem::take(&mut self.path);
+                let mut path = self.path.clone();
                 path.push(u8::try_from(index).unwrap_or(0));
-                *self = Self::with_value(next, self.seed, self.size, path);
-                return;
+                return Self::with_value(next, self.seed, self.size, path);
             }
         }
         cx.record(Operator::Regenerate);
-        *self = Self::fresh(self.size, cx.rng().u64(..));
+        Self::fresh(self.size, cx.rng().u64(..))
+    }
+}
+
+impl<T: Generate<V>, V: Version> Mutate for Generated<T, V> {
+    fn generate(cx: &mut Context) -> Self {
+        Self::fresh(run_size(), cx.rng().u64(..))
+    }
+
+    fn mutate(&mut self, cx: &mut Context) {
+        *self = self.mutant(cx);
+    }
+
+    /// The old value goes to the undo log whole, without a clone.
+    fn mutate_undoable(&mut self, cx: &mut Context) {
+        let mutant = self.mutant(cx);
+        typefuzz_engine::__private::replace(self, mutant, cx);
     }
 
     fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
@@ -373,6 +391,22 @@ mod tests {
         assert_ne!(hash(1, 10, vec![]), hash(2, 10, vec![]));
         assert_ne!(hash(1, 10, vec![]), hash(1, 11, vec![]));
         assert_ne!(hash(1, 10, vec![0]), hash(1, 10, vec![1]));
+    }
+
+    /// The engine mutates seeds in place and puts them back: both genotypes make the mutants
+    /// `mutate` makes and are restored exactly.
+    #[test]
+    fn genotypes_mutated_in_place_are_put_back() {
+        use typefuzz_engine::__private::check_undo;
+        let mut cx = Context::new(5);
+        let mut generated = Generated::<Vec<u32>, V1>::fresh(20, 9);
+        let mut args = Args::<(Vec<u16>, Option<bool>), V1>::new((vec![1, 2, 3], Some(true)));
+        for round in 0..300 {
+            check_undo(&mut generated, &mut cx, 1 + round % 3).unwrap();
+            check_undo(&mut args, &mut cx, 1 + round % 3).unwrap();
+            generated.mutate(&mut cx);
+            args.mutate(&mut cx);
+        }
     }
 
     #[test]

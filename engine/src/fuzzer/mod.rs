@@ -181,6 +181,13 @@ struct Fuzzer<'c, T, G, P, R> {
     fresh_recipes: bool,
     /// The probe's hash of the fresh input in flight, armed as a recipe without that comparison.
     unverified: Option<u64>,
+    /// Whether mutants are made in place ([`Fuzzer::mutate_in_place`]): until a seed is caught
+    /// not coming back as its bytes after a test (checked on the first [`CHECKED_FIRST`] such
+    /// tests and one in [`CHECKED_EVERY`] after), which a property that changes its input
+    /// through interior mutability, in a part the mutation did not save, would cause.
+    in_place: bool,
+    /// Tests of mutants made in place so far.
+    in_place_tests: u64,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -212,6 +219,8 @@ where
             recipes,
             fresh_recipes: recipes,
             unverified: None,
+            in_place: true,
+            in_place_tests: 0,
             _returns: PhantomData,
         }
     }
@@ -315,7 +324,7 @@ where
         } = pick
         {
             // Input-to-state mutation writes leaves without saving them: a mutant of a copy.
-            if self.scheduler.queues().seed(seed).comparisons.is_none() {
+            if self.in_place && self.scheduler.queues().seed(seed).comparisons.is_none() {
                 self.tally.stats.mutated += 1;
                 return self.mutate_in_place(seed, mutations, pick);
             }
@@ -449,9 +458,20 @@ where
         // SAFETY: `seed` is a local that has not moved since `start_undo`; the mutation changed
         // it only through `mutate_undoable`, and the test read it by shared reference.
         unsafe { self.cx.undo() };
+        self.in_place_tests += 1;
+        let checked = self.in_place_tests <= CHECKED_FIRST
+            || self.in_place_tests.is_multiple_of(CHECKED_EVERY);
+        if let Some(bytes) = seed.bytes.as_ref().filter(|_| checked) {
+            if codec::to_bytes(&seed.value) != **bytes {
+                // Changed by the property (a `Cell` inside the input, say) where the mutation
+                // saved nothing: the seed is rebuilt, and mutants are copies from here on.
+                self.in_place = false;
+                seed.value = codec::from_bytes(bytes);
+            }
+        }
         #[cfg(test)]
         assert!(
-            codec::to_bytes(&seed.value) == before,
+            !self.in_place || codec::to_bytes(&seed.value) == before,
             "undoing a mutation gives the seed back"
         );
         self.scheduler.put_back(id, seed);
