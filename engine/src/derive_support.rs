@@ -567,9 +567,29 @@ unsafe fn reverse_bytes(start: *mut core::mem::MaybeUninit<u8>, len: usize, size
     }
 }
 
-/// Moves the value out of `slot`, leaving a value generated at size 0 in its place.
+/// A field of the value a constructor transition rebuilds, for the new value: moved out of
+/// `slot` (leaving a value generated at size 0 in its place), or, when the engine mutates a
+/// seed in place and the old value is kept whole for the undo ([`replace`]), a clone of it. The
+/// same draws either way.
+///
+/// ```
+/// use typefuzz::{Context, __private::take};
+/// let mut field = vec![1u8, 2];
+/// assert_eq!(take(&mut field, &mut Context::new(1)), [1, 2]);
+/// assert!(field.is_empty());
+/// ```
 #[inline]
 pub fn take<T: Mutate>(slot: &mut T, cx: &mut Context) -> T {
+    let placeholder = cx.generate_sized(0);
+    if cx.undo_log().is_recording() {
+        drop(placeholder);
+        return slot.clone();
+    }
+    core::mem::replace(slot, placeholder)
+}
+
+/// [`take`] that always moves: `wrap` puts the value itself inside its wrapper.
+fn take_moved<T: Mutate>(slot: &mut T, cx: &mut Context) -> T {
     let placeholder = cx.generate_sized(0);
     core::mem::replace(slot, placeholder)
 }
@@ -916,7 +936,7 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
             continue;
         }
         let slot = cx.below(slots);
-        let inner = take(value, cx);
+        let inner = take_moved(value, cx);
         if let Some(replaced) = replace_subterm(&mut fresh, slot, inner) {
             dispose(replaced);
         }

@@ -133,11 +133,11 @@ pub fn expand(container: &Container) -> TokenStream {
     };
 
     // A field with its own mutator saves nothing itself: the value is saved whole first (see
-    // `Mutate::mutate_undoable`), as the node rewrites below are.
-    let save = quote!(::typefuzz::__private::save(self, __cx););
+    // `Mutate::mutate_undoable`). The node rewrites below keep the old value whole in the undo
+    // log themselves (`__private::{replace, replace_by_subterm, take}`, `wrap`).
     let save_for_with = (container.variants.iter())
         .any(|v| v.active_fields().any(|f| f.attrs.with.is_some()))
-        .then(|| save.clone());
+        .then(|| quote!(::typefuzz::__private::save(self, __cx);));
     let (index_type, field_counts) = index_table(&field_counts);
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
@@ -179,7 +179,6 @@ pub fn expand(container: &Container) -> TokenStream {
     // times in four, so that mutants keep about their seeds' size (`dropin drift` in bench/
     // measures it); subterm is left alone, it is what focuses the search on a part.
     let switch = quote! {
-        #save
         __cx.record(::typefuzz::Operator::ConstructorGrow);
         __transition(self, __grow[__k] as ::core::primitive::usize, __cx);
     };
@@ -200,7 +199,6 @@ pub fn expand(container: &Container) -> TokenStream {
     let constructor_arms = if container.is_enum {
         quote! {
             ::core::option::Option::Some(::typefuzz::__private::Choice::Drop(__k)) => {
-                #save
                 __cx.record(::typefuzz::Operator::ConstructorDrop);
                 __transition(self, __drop[__k] as ::core::primitive::usize, __cx);
             }
@@ -274,6 +272,8 @@ fn transition(container: &Container) -> TokenStream {
             #(#arms)*
             _ => #fresh,
         };
-        ::typefuzz::__private::dispose(::core::mem::replace(__this, __new));
+        // The old value is disposed of, or kept whole in the undo log (its kept fields were
+        // cloned by `take` then).
+        ::typefuzz::__private::replace(__this, __new, __cx);
     }
 }
