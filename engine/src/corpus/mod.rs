@@ -195,17 +195,6 @@ impl<T> Queues<T> {
         self.valid.is_empty() && self.discarded.is_empty()
     }
 
-    /// Takes seed `id` out of the store, for a test of its mutant in place; its queue keeps
-    /// naming it, and [`put_back`](Self::put_back) must return it before the queues are read.
-    pub(crate) fn take_out(&mut self, id: SeedId) -> Seed<T> {
-        self.seeds.remove(&id).expect("a picked seed is kept")
-    }
-
-    /// Returns a seed [`take_out`](Self::take_out) took.
-    pub(crate) fn put_back(&mut self, id: SeedId, seed: Seed<T>) {
-        self.seeds.insert(id, seed);
-    }
-
     /// Takes out the seed whose run hit the most coverage counters — a valid one if any valid
     /// seed hit some, of equals the first in the queue's order — and drops the rest; `None` when no seed's
     /// run hit any (no coverage feedback). What a restarted search keeps of the last one.

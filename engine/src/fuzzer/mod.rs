@@ -128,6 +128,36 @@ const CHECKED_FIRST: u64 = 16;
 /// Then one fresh input in this many.
 const CHECKED_EVERY: u64 = 1024;
 
+/// Every unit test of the engine checks that recipes rebuild their inputs.
+#[cfg(test)]
+fn check_recipe<T: Mutate>(
+    config: &Config,
+    unverified: Option<u64>,
+    recipe: Option<&Recipe>,
+    input: &T,
+) {
+    let Some(recipe) = recipe else {
+        return;
+    };
+    let (max_size, operators) = (config.max_size, config.operators);
+    let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
+    let same = rebuilt.map(|value| codec::to_bytes(&value)) == Some(codec::to_bytes(input));
+    // A fresh recipe armed before its comparison may be wrong only where the comparison after
+    // the call tells.
+    let caught = unverified.is_some() && unverified != crate::mutate::ValueHasher::of(input);
+    assert!(same || caught, "a recipe rebuilds its input: {recipe:?}");
+}
+
+/// What a test touches of the [`Fuzzer`]: all but the queues and the context.
+struct TestParts<'f, P> {
+    artifacts: &'f mut RunArtifacts,
+    property: &'f mut P,
+    feedback: &'f mut Feedback,
+    tally: &'f mut Tally,
+    unverified: &'f mut Option<u64>,
+    fresh_recipes: &'f mut bool,
+}
+
 /// What [`Fuzzer::test`] learned of an input, for [`Fuzzer::settle`].
 enum Tested {
     /// The property failed.
@@ -409,24 +439,8 @@ where
             }
         };
         #[cfg(test)]
-        self.check_recipe(recipe.as_ref(), &input);
+        check_recipe(self.config, self.unverified, recipe.as_ref(), &input);
         self.run_one(input, Some(pick), recipe.as_ref(), hash)
-    }
-
-    /// Every unit test of the engine checks that recipes rebuild their inputs.
-    #[cfg(test)]
-    fn check_recipe(&self, recipe: Option<&Recipe>, input: &T) {
-        let Some(recipe) = recipe else {
-            return;
-        };
-        let (max_size, operators) = (self.config.max_size, self.config.operators);
-        let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
-        let same = rebuilt.map(|value| codec::to_bytes(&value)) == Some(codec::to_bytes(input));
-        // A fresh recipe armed before its comparison may be wrong only where the comparison
-        // after the call tells.
-        let caught =
-            self.unverified.is_some() && self.unverified != crate::mutate::ValueHasher::of(input);
-        assert!(same || caught, "a recipe rebuilds its input: {recipe:?}");
     }
 
     /// A test of a mutant of seed `id` made where the seed stands: the mutation saves what it
@@ -435,7 +449,7 @@ where
     /// changed instead of a clone and a drop of the whole seed. A failing or interesting mutant
     /// is cloned before the seed is put back.
     fn mutate_in_place(&mut self, id: SeedId, mutations: u32, pick: Pick) -> Option<Failed<T>> {
-        let mut seed = self.scheduler.take_out(id);
+        let seed = self.scheduler.seed_mut(id);
         // What the crash guard saves instead of encoding the mutant.
         let recipe = seed.bytes.as_ref().map(|parent| Recipe {
             state: self.cx.rng().get_seed(),
@@ -446,21 +460,32 @@ where
         });
         #[cfg(test)]
         let before = codec::to_bytes(&seed.value);
+        // The seed stays where it is, in its queue, until the undo: nothing below touches the
+        // queues before it.
         self.cx.start_undo();
         for _ in 0..mutations {
             let applied = self.cx.mutate_undoable(&mut seed.value);
             self.applied.extend_from_slice(applied);
         }
         #[cfg(test)]
-        self.check_recipe(recipe.as_ref(), &seed.value);
-        let tested = self.test(&seed.value, recipe.as_ref(), None);
+        check_recipe(self.config, self.unverified, recipe.as_ref(), &seed.value);
+        let parts = TestParts {
+            artifacts: &mut self.artifacts,
+            property: &mut self.property,
+            feedback: &mut self.feedback,
+            tally: &mut self.tally,
+            unverified: &mut self.unverified,
+            fresh_recipes: &mut self.fresh_recipes,
+        };
+        let tested = Self::test_with(parts, &seed.value, recipe.as_ref(), None);
         let input = tested.keeps_input().then(|| seed.value.clone());
-        // SAFETY: `seed` is a local that has not moved since `start_undo`; the mutation changed
-        // it only through `mutate_undoable`, and the test read it by shared reference.
+        // SAFETY: the seed has not moved since `start_undo` (the queues were not touched); the
+        // mutation changed it only through `mutate_undoable`, and the test read it by shared
+        // reference.
         unsafe { self.cx.undo() };
         self.in_place_tests += 1;
-        let checked = self.in_place_tests <= CHECKED_FIRST
-            || self.in_place_tests.is_multiple_of(CHECKED_EVERY);
+        let checked =
+            self.in_place_tests <= CHECKED_FIRST || self.in_place_tests % CHECKED_EVERY == 0;
         if let Some(bytes) = seed.bytes.as_ref().filter(|_| checked) {
             if codec::to_bytes(&seed.value) != **bytes {
                 // Changed by the property (a `Cell` inside the input, say) where the mutation
@@ -474,7 +499,6 @@ where
             !self.in_place || codec::to_bytes(&seed.value) == before,
             "undoing a mutation gives the seed back"
         );
-        self.scheduler.put_back(id, seed);
         self.settle(input, Some(pick), tested)
     }
 
@@ -497,40 +521,65 @@ where
     /// [`run_one`](Self::run_one)'s first half: runs the property on `input` and feeds the
     /// outcome to the statistics and the feedback. Touches neither the queues nor the input.
     fn test(&mut self, input: &T, recipe: Option<&Recipe>, hash: Option<u64>) -> Tested {
-        let unverified = self.unverified.take();
-        let verdict = self
-            .artifacts
-            .execute(&mut self.property, input, &self.feedback, recipe);
-        self.tally.stats.tests += 1;
+        let parts = TestParts {
+            artifacts: &mut self.artifacts,
+            property: &mut self.property,
+            feedback: &mut self.feedback,
+            tally: &mut self.tally,
+            unverified: &mut self.unverified,
+            fresh_recipes: &mut self.fresh_recipes,
+        };
+        Self::test_with(parts, input, recipe, hash)
+    }
+
+    /// [`test`](Self::test) on the parts of the fuzzer it touches, so that the input can be a
+    /// seed that stays in its queue ([`mutate_in_place`](Self::mutate_in_place)).
+    fn test_with(
+        parts: TestParts<'_, P>,
+        input: &T,
+        recipe: Option<&Recipe>,
+        hash: Option<u64>,
+    ) -> Tested {
+        let TestParts {
+            artifacts,
+            property,
+            feedback,
+            tally,
+            unverified,
+            fresh_recipes,
+        } = parts;
+        let unverified = unverified.take();
+        let verdict = artifacts.execute(property, input, feedback, recipe);
+        tally.stats.tests += 1;
         let valid = match verdict {
             Verdict::Fail { kind, message } => {
-                self.tally.stats.valid += 1;
+                tally.stats.valid += 1;
                 return Tested::Failed { kind, message };
             }
             Verdict::Pass => true,
             Verdict::Discard => {
-                self.tally.stats.discards += 1;
+                tally.stats.discards += 1;
                 false
             }
         };
         // Size classes of valid inputs only matter for properties with a precondition (some
         // input was discarded); without one, every input is valid and they would only dilute
         // the seeds the other sources found.
-        let valid_len = (valid && self.tally.stats.discards > 0)
-            .then(|| self.artifacts.last_input(input).len());
-        let mut novelty = self.feedback.observe(valid_len);
-        novelty.structure = self.feedback.observe_structure(input);
+        let valid_len =
+            (valid && tally.stats.discards > 0).then(|| artifacts.last_input(input).len());
+        let mut novelty = feedback.observe(valid_len);
+        novelty.structure = feedback.observe_structure(input);
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
             // bytes for the inputs it cannot see whole.
             let hash = hash.or_else(|| crate::mutate::ValueHasher::of(input));
             if unverified.is_some() && hash != unverified {
                 // The generator changed what `generate` made: no more fresh recipes this run.
-                self.fresh_recipes = false;
+                *fresh_recipes = false;
             }
             let hash =
-                hash.unwrap_or_else(|| crate::stats::hash_bytes(self.artifacts.last_input(input)));
-            self.tally.count_valid(hash);
+                hash.unwrap_or_else(|| crate::stats::hash_bytes(artifacts.last_input(input)));
+            tally.count_valid(hash);
         }
         Tested::Ran { novelty, valid }
     }

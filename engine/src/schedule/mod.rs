@@ -151,14 +151,11 @@ impl<T> Scheduler<T> {
         &self.queues
     }
 
-    /// See [`Queues::take_out`].
-    pub(crate) fn take_out(&mut self, id: SeedId) -> Seed<T> {
-        self.queues.take_out(id)
-    }
-
-    /// See [`Queues::put_back`].
-    pub(crate) fn put_back(&mut self, id: SeedId, seed: Seed<T>) {
-        self.queues.put_back(id, seed);
+    /// The seed named `id`, which a queue holds, to mutate in place (see [`Queues::seed`]).
+    pub(crate) fn seed_mut(&mut self, id: SeedId) -> &mut Seed<T> {
+        self.queues
+            .get_mut(id)
+            .expect("ids read from the queues are kept")
     }
 
     /// Drops every seed for which `keep` is false (see [`Queues::retain`]).
