@@ -710,6 +710,29 @@ pub fn replace_subterm<T: Mutate>(value: &mut T, index: usize, replacement: T) -
     replaced
 }
 
+/// Before the derived `mutate` mutates a field with its own mutator (`#[mutate(with = ...)]`):
+/// [`save`]s the whole value and pauses recording, returning whether it was recording, for
+/// [`resume`]. A custom mutator may mutate temporaries, which must record nothing.
+///
+/// ```
+/// use typefuzz::{Context, __private::{resume, save_whole}};
+/// let mut cx = Context::new(1);
+/// let mut x = 3u8;
+/// let recording = save_whole(&mut x, &mut cx);
+/// x += 1;
+/// resume(&mut cx, recording);
+/// assert!(!recording);
+/// ```
+pub fn save_whole<T: Clone>(value: &mut T, cx: &mut Context) -> bool {
+    cx.save(value);
+    cx.pause_undo()
+}
+
+/// Resumes the recording [`save_whole`] paused.
+pub fn resume(cx: &mut Context, recording: bool) {
+    cx.resume_undo(recording);
+}
+
 /// Regeneration: `value` becomes `new`. When the engine mutates a seed in place the old value
 /// goes to the undo log as it is (no clone of it: see [`Mutate::mutate_undoable`]); otherwise it
 /// is disposed of.

@@ -132,12 +132,20 @@ pub fn expand(container: &Container) -> TokenStream {
         }
     };
 
-    // A field with its own mutator saves nothing itself: the value is saved whole first (see
-    // `Mutate::mutate_undoable`). The node rewrites below keep the old value whole in the undo
-    // log themselves (`__private::{replace, replace_by_subterm, take}`, `wrap`).
-    let save_for_with = (container.variants.iter())
-        .any(|v| v.active_fields().any(|f| f.attrs.with.is_some()))
-        .then(|| quote!(::typefuzz::__private::save(self, __cx);));
+    // A field with its own mutator saves nothing itself: the value is saved whole first and
+    // recording paused meanwhile, as the default `Mutate::mutate_undoable` does (the mutator may
+    // mutate temporaries). The node rewrites below keep the old value whole in the undo log
+    // themselves (`__private::{replace, replace_by_subterm, take}`, `wrap`).
+    let has_with =
+        (container.variants.iter()).any(|v| v.active_fields().any(|f| f.attrs.with.is_some()));
+    let (save_for_with, resume_for_with) = if has_with {
+        (
+            quote!(let __recording = ::typefuzz::__private::save_whole(self, __cx);),
+            quote!(::typefuzz::__private::resume(__cx, __recording);),
+        )
+    } else {
+        (quote!(), quote!())
+    };
     let (index_type, field_counts) = index_table(&field_counts);
     let constructor_ops = if container.is_enum {
         let tables = tables(container);
@@ -226,6 +234,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 __cx.record(::typefuzz::Operator::Recursive);
                 #save_for_with
                 #recursive_choice
+                #resume_for_with
             }
             ::core::option::Option::Some(::typefuzz::__private::Choice::Subterm(__k)) => {
                 __cx.record(::typefuzz::Operator::Subterm);

@@ -298,6 +298,19 @@ impl Context {
         }
     }
 
+    /// Stops recording saves until [`resume_undo`](Self::resume_undo), returning whether it was
+    /// recording: inside a value saved whole, nothing needs saving.
+    #[inline]
+    pub(crate) fn pause_undo(&mut self) -> bool {
+        self.undo.pause()
+    }
+
+    /// Resumes what [`pause_undo`](Self::pause_undo) paused.
+    #[inline]
+    pub(crate) fn resume_undo(&mut self, recording: bool) {
+        self.undo.resume(recording);
+    }
+
     /// The undo log ([`save`](Self::save) and the rewrites that keep the old value whole).
     #[inline]
     pub(crate) fn undo_log(&mut self) -> &mut super::undo::UndoLog {

@@ -115,7 +115,11 @@ pub trait Mutate: Clone + Sized {
     /// ```
     fn mutate_undoable(&mut self, cx: &mut Context) {
         cx.save(self);
+        // The whole value is saved: what `mutate` does inside it (to temporaries too: a map's
+        // key is mutated out of the map and put back) records nothing.
+        let recording = cx.pause_undo();
         self.mutate(cx);
+        cx.resume_undo(recording);
     }
 
     /// Returns candidates strictly simpler than `self`, most aggressive first.

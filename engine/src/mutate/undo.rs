@@ -197,6 +197,11 @@ impl Drop for Record {
 pub(crate) struct UndoLog {
     recording: bool,
     records: Vec<Record>,
+    /// Debug builds: an address in the frame that started recording. The stack grows down, so
+    /// a place between a later frame and this one is a temporary of the mutation (a map's key
+    /// mutated out of the map), which must never be saved: it is gone by the undo.
+    #[cfg(debug_assertions)]
+    frame: usize,
 }
 
 // SAFETY: the records point into the value the engine is mutating on this thread; they exist
@@ -223,9 +228,15 @@ impl core::fmt::Debug for UndoLog {
 
 impl UndoLog {
     /// Starts recording (after dropping any records left).
+    #[inline(never)]
     pub(crate) fn start(&mut self) {
         self.records.clear();
         self.recording = true;
+        #[cfg(debug_assertions)]
+        {
+            let marker = 0u8;
+            self.frame = core::hint::black_box(&marker) as *const u8 as usize;
+        }
     }
 
     /// Before a change of `place` (recording: see [`Context::save`](super::Context::save)):
@@ -237,6 +248,18 @@ impl UndoLog {
         self.keep(place, original);
     }
 
+    /// Stops recording, returning whether it was ([`resume`](Self::resume) takes it back).
+    #[inline]
+    pub(crate) fn pause(&mut self) -> bool {
+        core::mem::replace(&mut self.recording, false)
+    }
+
+    /// Records again if `recording` (what [`pause`](Self::pause) returned).
+    #[inline]
+    pub(crate) fn resume(&mut self, recording: bool) {
+        self.recording = recording;
+    }
+
     /// Whether saves are recorded (the engine is mutating a seed in place).
     #[inline]
     pub(crate) fn is_recording(&self) -> bool {
@@ -246,6 +269,17 @@ impl UndoLog {
     /// `place` was just given a new value and `original` is what it held: kept in the log
     /// (recording only), so a rewrite of a whole node costs no clone of it.
     pub(crate) fn keep<T>(&mut self, place: &mut T, original: T) {
+        #[cfg(debug_assertions)]
+        {
+            let marker = 0u8;
+            let here = core::hint::black_box(&marker) as *const u8 as usize;
+            let slot = place as *mut T as usize;
+            assert!(
+                !(here..self.frame).contains(&slot),
+                "typefuzz: a mutation saved a temporary of its own (a value on the stack) for the \
+                 undo: a `mutate_undoable` override called on something that is not in place"
+            );
+        }
         let original = ManuallyDrop::new(original);
         // SAFETY: the record owns the original from here (it is not dropped here).
         unsafe {
