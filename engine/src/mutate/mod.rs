@@ -100,10 +100,13 @@ pub trait Mutate: Clone + Sized {
     /// a clone and a drop of the whole seed. It makes the same random draws as `mutate`, so it
     /// makes the same mutant.
     ///
-    /// The default saves the whole value (a clone), which is always right: hand-written impls
-    /// keep it. `#[derive(Mutate)]` and the containers (`Box`, `Option`, `Vec`, `VecDeque`,
-    /// arrays, tuples) override it to save only the node an operator rewrites and to call
-    /// `mutate_undoable` on the field or element they descend into.
+    /// The default saves the whole value (a clone) and records nothing inside it, which is
+    /// always right: hand-written impls keep it. `#[derive(Mutate)]` and the containers (`Box`,
+    /// `Option`, `Vec`, `VecDeque`, arrays, tuples) override it to save only the node an
+    /// operator rewrites and to call `mutate_undoable` on the field or element they descend
+    /// into. An override that changes the value without saving it changes the seed; the engine
+    /// compares seeds with their bytes now and then and stops mutating in place when one
+    /// differs.
     ///
     /// ```
     /// use typefuzz::{Context, Mutate};
