@@ -5,11 +5,16 @@
 //! While the log is [recording](UndoLog::start), [`Mutate::mutate_undoable`] saves each place it
 //! is about to change: [`UndoLog::save`] moves the original value out of the place into the
 //! log and leaves a clone there, which the mutation then changes. [`UndoLog::undo`] moves the
-//! originals back, newest first, dropping what the mutation made. The derived impls and the
-//! container impls save only the node an operator rewrites (a replaced subterm, a `Vec` that
-//! gains an element, one integer leaf) and descend into the field they mutate; every other impl
-//! is saved whole by the default `mutate_undoable`, which is exactly as dear as the clone it
-//! replaces.
+//! originals back, newest first, dropping what the mutation made. A node rewritten whole
+//! (regeneration, subterm, a constructor transition) is not cloned: [`UndoLog::keep`] logs the
+//! old value as it is, and a wrap is logged by [`UndoLog::wrapped`] and undone by moving the value
+//! back out of its wrapper. The derived impls and the container impls save only the node an
+//! operator rewrites (a replaced subterm, a `Vec` that gains an element, one integer leaf) and
+//! descend into the field they mutate; every other impl is saved whole by the default
+//! `mutate_undoable`, which is exactly as dear as the clone it replaces, and records nothing
+//! inside it (its `mutate` may mutate temporaries, whose addresses are gone by the undo; debug
+//! builds assert that no place in a stack frame newer than the one that started recording is
+//! saved).
 //!
 //! # Why the pointers stay valid
 //!
