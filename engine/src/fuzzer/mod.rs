@@ -148,6 +148,21 @@ fn check_recipe<T: Mutate>(
     assert!(same || caught, "a recipe rebuilds its input: {recipe:?}");
 }
 
+/// [`TestParts`] of a fuzzer, borrowed field by field (a macro, not a method: the caller may
+/// hold a seed borrowed from the queues meanwhile).
+macro_rules! test_parts {
+    ($fuzzer:expr) => {
+        TestParts {
+            artifacts: &mut $fuzzer.artifacts,
+            property: &mut $fuzzer.property,
+            feedback: &mut $fuzzer.feedback,
+            tally: &mut $fuzzer.tally,
+            unverified: &mut $fuzzer.unverified,
+            fresh_recipes: &mut $fuzzer.fresh_recipes,
+        }
+    };
+}
+
 /// What a test touches of the [`Fuzzer`]: all but the queues and the context.
 struct TestParts<'f, P> {
     artifacts: &'f mut RunArtifacts,
@@ -469,14 +484,7 @@ where
         }
         #[cfg(test)]
         check_recipe(self.config, self.unverified, recipe.as_ref(), &seed.value);
-        let parts = TestParts {
-            artifacts: &mut self.artifacts,
-            property: &mut self.property,
-            feedback: &mut self.feedback,
-            tally: &mut self.tally,
-            unverified: &mut self.unverified,
-            fresh_recipes: &mut self.fresh_recipes,
-        };
+        let parts = test_parts!(self);
         let tested = Self::test_with(parts, &seed.value, recipe.as_ref(), None);
         let input = tested.keeps_input().then(|| seed.value.clone());
         // SAFETY: the seed has not moved since `start_undo` (the queues were not touched); the
@@ -521,14 +529,7 @@ where
     /// [`run_one`](Self::run_one)'s first half: runs the property on `input` and feeds the
     /// outcome to the statistics and the feedback. Touches neither the queues nor the input.
     fn test(&mut self, input: &T, recipe: Option<&Recipe>, hash: Option<u64>) -> Tested {
-        let parts = TestParts {
-            artifacts: &mut self.artifacts,
-            property: &mut self.property,
-            feedback: &mut self.feedback,
-            tally: &mut self.tally,
-            unverified: &mut self.unverified,
-            fresh_recipes: &mut self.fresh_recipes,
-        };
+        let parts = test_parts!(self);
         Self::test_with(parts, input, recipe, hash)
     }
 
