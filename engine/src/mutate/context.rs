@@ -270,7 +270,9 @@ impl Context {
         &self.trace
     }
 
-    /// Starts recording saves ([`save`](Self::save)) in the undo log.
+    /// Starts recording saves ([`save`](Self::save)) in the undo log (debug builds: in the
+    /// caller's frame, see [`UndoLog::start`](super::undo::UndoLog::start)).
+    #[cfg_attr(debug_assertions, inline(always))]
     pub(crate) fn start_undo(&mut self) {
         self.undo.start();
     }

@@ -232,8 +232,13 @@ impl core::fmt::Debug for UndoLog {
 }
 
 impl UndoLog {
-    /// Starts recording (after dropping any records left).
-    #[inline(never)]
+    /// Starts recording (after dropping any records left). Debug builds inline it, so that the
+    /// frame it marks is its caller's: every frame the caller calls afterwards (the mutation)
+    /// lies below every place of that frame, so a saved place between the mark and the frame
+    /// saving it is a temporary. The caller keeps the value being mutated out of its own frame
+    /// (on the heap, or in a frame above), where its order against the mark is unknown.
+    #[cfg_attr(debug_assertions, inline(always))]
+    #[cfg_attr(not(debug_assertions), inline(never))]
     pub(crate) fn start(&mut self) {
         self.records.clear();
         self.recording = true;
@@ -274,17 +279,6 @@ impl UndoLog {
     /// `place` was just given a new value and `original` is what it held: kept in the log
     /// (recording only), so a rewrite of a whole node costs no clone of it.
     pub(crate) fn keep<T>(&mut self, place: &mut T, original: T) {
-        #[cfg(debug_assertions)]
-        {
-            let marker = 0u8;
-            let here = core::hint::black_box(&marker) as *const u8 as usize;
-            let slot = place as *mut T as usize;
-            assert!(
-                !(here..self.frame).contains(&slot),
-                "typefuzz: a mutation saved a temporary of its own (a value on the stack) for the \
-                 undo: a `mutate_undoable` override called on something that is not in place"
-            );
-        }
         let original = ManuallyDrop::new(original);
         // SAFETY: the record owns the original from here (it is not dropped here).
         unsafe {
@@ -297,7 +291,8 @@ impl UndoLog {
         }
     }
 
-    /// [`keep`](Self::keep) past its generic part: compiled once.
+    /// [`keep`](Self::keep) past its generic part: compiled once (the debug builds' check
+    /// too, which would otherwise be compiled again for every type saved).
     ///
     /// # Safety
     /// As [`Record::value`].
@@ -309,6 +304,18 @@ impl UndoLog {
         drop: unsafe fn(*mut ()),
     ) {
         debug_assert!(self.recording);
+        #[cfg(debug_assertions)]
+        {
+            // One frame deeper than `keep`'s caller: a temporary of that caller still lies
+            // between this frame and the one that started recording.
+            let marker = 0u8;
+            let here = core::hint::black_box(&marker) as *const u8 as usize;
+            assert!(
+                !(here..self.frame).contains(&(slot as usize)),
+                "typefuzz: a mutation saved a temporary of its own (a value on the stack) for the \
+                 undo: a `mutate_undoable` override called on something that is not in place"
+            );
+        }
         // SAFETY: the caller's.
         let record = unsafe { Record::value(slot, original, layout, drop) };
         self.records.push(record);
@@ -355,13 +362,19 @@ impl UndoLog {
 mod tests {
     use super::UndoLog;
 
+    /// Starts `log` in a frame of its own, below the test's, which holds the values saved.
+    #[inline(never)]
+    fn started(log: &mut UndoLog) {
+        log.start();
+    }
+
     #[test]
     fn nested_saves_undo_to_the_original_inline_and_boxed() {
         // A `Vec` (inline, three words) and a large array (boxed), saved in nested places.
         let mut value = (vec![vec![1u8, 2], vec![3]], [7u64; 16]);
         let before = value.clone();
         let mut log = UndoLog::default();
-        log.start();
+        started(&mut log);
         log.save(&mut value.0[1]);
         value.0[1].push(4);
         log.save(&mut value.0);
@@ -375,6 +388,28 @@ mod tests {
         assert_eq!(value, before);
     }
 
+    /// A place in a frame newer than the one that started recording is a temporary of the
+    /// mutation, gone by the undo: debug builds refuse to save it.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "saved a temporary of its own")]
+    fn debug_builds_refuse_to_save_a_temporary() {
+        // The engine's shape: it starts the log, then calls `Context::mutate_undoable`, which
+        // calls the value's `mutate_undoable`, whose temporaries are two calls down.
+        #[inline(never)]
+        fn mutate_a_temporary(log: &mut UndoLog) {
+            let mut temporary = core::hint::black_box(vec![1u8]);
+            log.save(&mut temporary);
+        }
+        #[inline(never)]
+        fn mutate(log: &mut UndoLog) {
+            mutate_a_temporary(core::hint::black_box(log));
+        }
+        let mut log = UndoLog::default();
+        log.start(); // in this frame, which holds no value
+        mutate(&mut log);
+    }
+
     #[test]
     fn nothing_is_saved_unless_recording_and_discard_keeps_the_mutant() {
         let mut value = vec![String::from("a")];
@@ -382,7 +417,7 @@ mod tests {
         cx.save(&mut value);
         assert!(cx.undo_log().records.is_empty());
         let log = cx.undo_log();
-        log.start();
+        started(log);
         log.save(&mut value[0]);
         value[0].push('b');
         log.discard();
@@ -399,7 +434,7 @@ mod tests {
         let mut large: [Rc<()>; 8] = core::array::from_fn(|_| Rc::clone(&counter));
         let mut unit = ();
         let mut log = UndoLog::default();
-        log.start();
+        started(&mut log);
         log.save(&mut small);
         log.save(&mut large);
         log.save(&mut unit);
@@ -410,7 +445,7 @@ mod tests {
         );
         unsafe { log.undo() };
         assert_eq!(Rc::strong_count(&counter), 1 + 9, "the clones dropped");
-        log.start();
+        started(&mut log);
         log.save(&mut small);
         log.save(&mut large);
         log.discard();
