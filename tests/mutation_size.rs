@@ -95,3 +95,63 @@ fn wrapping_respects_the_depth_budget() {
         assert!(!trace.contains(&Operator::Wrap), "{value:?}");
     }
 }
+
+/// Wrapping generates the wrapper's `Box<Self>` fields as leaves and then the siblings of the
+/// wrapped value at their share of the wrapper's size: they must come out as big as a field
+/// generated with the wrapper would (about the wrapped value's size), not as leaves.
+#[test]
+fn wrapping_gives_the_value_siblings_of_its_own_size() {
+    // An 11-node value: the wrapper is generated at size 23, an `Add`'s fields at 11 each.
+    let mut value = Term::Lit(0);
+    for index in 0..5 {
+        value = Term::Add(Box::new(value), Box::new(Term::Var(index)));
+    }
+    let n = nodes(&value);
+    let mut siblings = Vec::new();
+    for seed in 0..3_000 {
+        let mut cx = Context::new(seed).with_max_size(64);
+        let mut mutant = value.clone();
+        if cx.mutate(&mut mutant).to_vec() != [Operator::Wrap] {
+            continue;
+        }
+        if let Term::Add(a, b) | Term::Mul(a, b) = &mutant {
+            let sibling = if **a == value { b } else { a };
+            siblings.push(nodes(sibling));
+        }
+    }
+    let reference: Vec<usize> = (0..2_000)
+        .map(|seed| nodes(&Context::new(seed).generate_sized::<Term>(n)))
+        .collect();
+    let mean = |xs: &[usize]| xs.iter().sum::<usize>() as f64 / xs.len() as f64;
+    assert!(siblings.len() > 50, "{} two-field wraps", siblings.len());
+    let (got, expected) = (mean(&siblings), mean(&reference));
+    assert!(expected > 3.0, "fields at size {n} have {expected} nodes");
+    assert!(
+        (0.8..1.25).contains(&(got / expected)),
+        "siblings of {got:.1} nodes, fields generated at size {n} have {expected:.1}"
+    );
+}
+
+/// A wrapper whose subterms are not all `Box<Self>` fields (here a `Vec<Self>` next to one) is
+/// generated whole, and the value still ends up inside it.
+#[test]
+fn wrapping_a_value_into_a_wrapper_with_a_vec_of_subterms() {
+    #[derive(Clone, Debug, PartialEq, Mutate)]
+    enum Rose {
+        Leaf(u8),
+        Node(Box<Rose>, Vec<Rose>),
+    }
+    let start = Rose::Node(Box::new(Rose::Leaf(7)), vec![Rose::Leaf(8)]);
+    let mut wrapped = 0;
+    for seed in 0..1_000 {
+        let mut cx = Context::new(seed).with_max_size(32);
+        let mut value = start.clone();
+        if cx.mutate(&mut value).to_vec() == [Operator::Wrap] {
+            wrapped += 1;
+            let mut inside = false;
+            value.visit_subterms(&mut |subterm| inside |= *subterm == start);
+            assert!(inside, "{value:?}");
+        }
+    }
+    assert!(wrapped > 0, "wrapping is one of the operators");
+}

@@ -35,6 +35,8 @@ pub struct Field<'a> {
     pub class: String,
     /// The field's type contains the container type (it is recursive).
     pub recursive: bool,
+    /// The field's type is `Box<Self>`: exactly one subterm (see `generate::fresh_field`).
+    pub boxed_self: bool,
 }
 
 impl<'a> Container<'a> {
@@ -104,6 +106,7 @@ fn fields_from_ast<'a>(cx: &Ctxt, fields: &'a Fields, self_type: &SelfType) -> V
                 binding: format_ident!("__field{}", index),
                 class: self_type.canonical(&field.ty),
                 recursive: self_type.mentions_self(&field.ty),
+                boxed_self: self_type.is_boxed_self(&field.ty),
             }
         })
         .collect()

@@ -106,6 +106,11 @@ impl SelfType {
         found
     }
 
+    /// Is `ty` `Box<Self>` (the container type, boxed once)?
+    pub fn is_boxed_self(&self, ty: &Type) -> bool {
+        matches!(wrapper(ty), Some(Wrapper::Box(inner)) if self.is_self(inner))
+    }
+
     /// Does every value of `ty` contain a value of the container type?
     pub fn always_contains_self(&self, ty: &Type) -> bool {
         if self.is_self(ty) {

@@ -202,6 +202,22 @@ pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Contex
     value
 }
 
+/// [`generate_field`] for a `Box<Self>` field at its share `size` of the node's size: a leaf
+/// (size 0) when the node is the wrapper [`wrap`] is generating, which puts the wrapped value
+/// in one such field and generates the others at `size` once it knows which.
+///
+/// ```
+/// use typefuzz::{Context, Mutate, __private::generate_subterm};
+/// let mut cx = Context::new(1);
+/// let _byte: u8 = generate_subterm(&mut cx, 3, <u8 as Mutate>::generate);
+/// assert_eq!(cx.depth(), 0);
+/// ```
+#[inline]
+pub fn generate_subterm<T>(cx: &mut Context, size: usize, generate: fn(&mut Context) -> T) -> T {
+    let size = cx.subterm_size(size);
+    generate_field(cx, size, generate)
+}
+
 /// Observes field number `field` of a node whose constructor is `constructor` with `visit` (the
 /// field type's `Mutate::visit_structure`): [`Structure::child`], which the derived
 /// `visit_structure` calls once per field. A helper compiled once per field type keeps the
@@ -921,7 +937,10 @@ const WRAP_ATTEMPTS: usize = 4;
 /// Constructor grow by wrapping, the inverse of subterm: `value` becomes a same-type field of a
 /// freshly generated value (`x -> Add(x, y)`), whose other fields are generated at about the
 /// size of `value`, so that what subterm takes away (`Add(x, y) -> x`) wrapping gives back and
-/// mutants keep the size of their seeds on average. Returns `false`, leaving `value` alone, when
+/// mutants keep the size of their seeds on average. The wrapper's `Box<Self>` fields are
+/// generated as leaves ([`generate_subterm`]) and the value's siblings only once its place is
+/// drawn, so that no subtree is generated just to be dropped for the value. Returns `false`,
+/// leaving `value` alone, when
 /// wrapping would make it deeper than the size budget, no drawn value has a same-type field, or
 /// the operators are FuzzChick's ([`Operators::faithful`](crate::Operators::faithful): wrapping
 /// is not one of them).
@@ -953,8 +972,21 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
     // split among its same-type fields.
     let size = (2 * nodes + 1).min(budget);
     for _ in 0..WRAP_ATTEMPTS {
+        cx.arm_hole();
         let mut fresh: T = cx.generate_sized(size);
-        let slots = count_subterms(&fresh);
+        let hole = cx.disarm_hole();
+        let mut slots = count_subterms(&fresh);
+        // The wrapper's `Box<Self>` fields came as leaves. When they are all its subterms, the
+        // one the value takes needs nothing more; else (other subterms, in a `Vec<Self>` say,
+        // at unknown places among them) the wrapper is made again from the same random state
+        // at full size: what generation alone makes.
+        let leaves = hole.fields > 0 && hole.fields == slots;
+        if hole.fields > 0 && !leaves {
+            cx.rng().seed(hole.state);
+            dispose(fresh);
+            fresh = cx.generate_sized(size);
+            slots = count_subterms(&fresh);
+        }
         if slots == 0 {
             continue;
         }
@@ -962,6 +994,18 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
         let inner = take_moved(value, cx);
         if let Some(replaced) = replace_subterm(&mut fresh, slot, inner) {
             dispose(replaced);
+        }
+        if leaves {
+            // A loop without iterator adapters, which would be compiled once more per type.
+            for index in 0..slots {
+                if index == slot {
+                    continue;
+                }
+                let sibling: T = generate_field(cx, hole.size, T::generate);
+                if let Some(leaf) = replace_subterm(&mut fresh, index, sibling) {
+                    dispose(leaf);
+                }
+            }
         }
         let placeholder = core::mem::replace(value, fresh);
         let log = cx.undo_log();

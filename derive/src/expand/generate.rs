@@ -103,6 +103,11 @@ pub fn fresh_field(variant: &Variant, field: &Field) -> TokenStream {
         Some(path) => {
             quote_spanned!(span=> __cx.descend(#size, |__cx| -> #ty { #path::generate(__cx) }))
         }
+        // A `Box<Self>` field is a leaf in the wrapper constructor grow generates around a
+        // value (see `__private::wrap`).
+        None if field.boxed_self => quote_spanned! {span=>
+            ::typefuzz::__private::generate_subterm(__cx, #size, <#ty as ::typefuzz::Mutate>::generate)
+        },
         None => quote_spanned! {span=>
             ::typefuzz::__private::generate_field(__cx, #size, <#ty as ::typefuzz::Mutate>::generate)
         },

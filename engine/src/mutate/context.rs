@@ -110,6 +110,8 @@ pub struct Context {
     trace: Vec<Operator>,
     probe: Probe,
     undo: super::undo::UndoLog,
+    /// Armed by constructor grow's wrap (see [`Hole`]).
+    hole: Option<Hole>,
 }
 
 /// What the engine learns of the first [`Context::generate`] call after it armed the probe
@@ -135,6 +137,21 @@ pub(crate) struct Generation {
     pub(crate) hash: Option<u64>,
 }
 
+/// A wrapper being generated around a value (`derive_support::wrap`): the wrapper's `Box<Self>`
+/// fields are generated as leaves (size 0), since one of them is replaced by the wrapped value
+/// and the others regenerated at their size once wrap knows which.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hole {
+    /// The depth the wrapper is generated at: its own fields, not theirs, are the leaves.
+    depth: usize,
+    /// The random state before the wrapper's generation (to make it again without the hole).
+    pub(crate) state: u64,
+    /// Fields generated as leaves.
+    pub(crate) fields: usize,
+    /// The size they would have been generated at.
+    pub(crate) size: usize,
+}
+
 impl Context {
     /// Default maximum size (see [`with_max_size`](Context::with_max_size)).
     pub const DEFAULT_MAX_SIZE: usize = 32;
@@ -156,6 +173,7 @@ impl Context {
             trace: Vec::new(),
             probe: Probe::default(),
             undo: super::undo::UndoLog::default(),
+            hole: None,
         }
     }
 
@@ -451,6 +469,37 @@ impl Context {
         let result = f(self);
         self.leave(saved_size);
         result
+    }
+
+    /// Arms the [`Hole`] for a wrapper about to be generated at this depth.
+    pub(crate) fn arm_hole(&mut self) {
+        self.hole = Some(Hole {
+            depth: self.depth,
+            state: self.rng.get_seed(),
+            fields: 0,
+            size: 0,
+        });
+    }
+
+    /// Disarms the [`Hole`] [`arm_hole`](Self::arm_hole) armed, returning what the wrapper's
+    /// generation recorded in it.
+    pub(crate) fn disarm_hole(&mut self) -> Hole {
+        let hole = self.hole.take();
+        hole.expect("armed by `arm_hole`")
+    }
+
+    /// The size a `Box<Self>` field generated at `size` gets: 0 when it is a field of the
+    /// wrapper a [`Hole`] is armed for (which it counts), else `size`.
+    #[inline]
+    pub(crate) fn subterm_size(&mut self, size: usize) -> usize {
+        match &mut self.hole {
+            Some(hole) if hole.depth == self.depth => {
+                hole.fields += 1;
+                hole.size = size;
+                0
+            }
+            _ => size,
+        }
     }
 
     /// One level down at `size`; returns the size to restore.
