@@ -1001,7 +1001,9 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
                 if index == slot {
                     continue;
                 }
-                let sibling: T = generate_field(cx, hole.size, T::generate);
+                // What the field's `generate_subterm` would have made (`generate_sized`, not
+                // `generate_field`: one instantiation fewer per type, the same draws).
+                let sibling: T = cx.generate_sized(hole.size);
                 if let Some(leaf) = replace_subterm(&mut fresh, index, sibling) {
                     dispose(leaf);
                 }
