@@ -274,6 +274,8 @@ impl Context {
         self.trace.clear();
         self.depth = 0;
         self.size = self.max_size;
+        // Left armed only by a generator that panicked inside a wrap.
+        self.hole = None;
         value.mutate(self);
         &self.trace
     }
@@ -284,6 +286,8 @@ impl Context {
         self.trace.clear();
         self.depth = 0;
         self.size = self.max_size;
+        // Left armed only by a generator that panicked inside a wrap.
+        self.hole = None;
         value.mutate_undoable(self);
         &self.trace
     }
