@@ -88,12 +88,16 @@ fn workers_on_the_kept_corpus_replay_within_their_budget() {
     let dir = config
         .corpus_path::<Vec<u8>>()
         .expect("a named run keeps its seeds");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for i in 0..300u16 {
-        let bytes = typefuzz_engine::codec::to_bytes(&i.to_le_bytes().to_vec());
-        let name = sha1_smol::Sha1::from(&bytes).digest().to_string();
-        std::fs::write(dir.join(name), bytes).unwrap();
+    // The workers run this test function too, up to `check`: only the parent lays out the
+    // corpus (two workers removing and rewriting it at once raced: "No such file").
+    if std::env::var_os("__TYPEFUZZ_WORKER").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for i in 0..300u16 {
+            let bytes = typefuzz_engine::codec::to_bytes(&i.to_le_bytes().to_vec());
+            let name = sha1_smol::Sha1::from(&bytes).digest().to_string();
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
     }
     let report = check(
         &config,
