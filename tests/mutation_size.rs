@@ -142,7 +142,7 @@ fn wrapping_a_value_into_a_wrapper_with_a_vec_of_subterms() {
         Node(Box<Rose>, Vec<Rose>),
     }
     let start = Rose::Node(Box::new(Rose::Leaf(7)), vec![Rose::Leaf(8)]);
-    let mut wrapped = 0;
+    let (mut wrapped, mut into_vec, mut grown_box) = (0, 0, 0);
     for seed in 0..1_000 {
         let mut cx = Context::new(seed).with_max_size(32);
         let mut value = start.clone();
@@ -151,7 +151,19 @@ fn wrapping_a_value_into_a_wrapper_with_a_vec_of_subterms() {
             let mut inside = false;
             value.visit_subterms(&mut |subterm| inside |= *subterm == start);
             assert!(inside, "{value:?}");
+            // The value went into the `Vec`: the `Box` field beside it is what generation made
+            // at full size, not the leaf the hole would have left.
+            if let Rose::Node(boxed, _) = &value {
+                if **boxed != start {
+                    into_vec += 1;
+                    grown_box += usize::from(matches!(**boxed, Rose::Node(..)));
+                }
+            }
         }
     }
     assert!(wrapped > 0, "wrapping is one of the operators");
+    assert!(
+        grown_box > 0,
+        "{into_vec} wraps into the Vec, the Box field always a leaf"
+    );
 }
