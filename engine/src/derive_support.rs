@@ -209,7 +209,11 @@ pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Contex
 /// ```
 /// use typefuzz::{Context, Mutate, __private::generate_subterm};
 /// let mut cx = Context::new(1);
-/// let _byte: u8 = generate_subterm(&mut cx, 3, <u8 as Mutate>::generate);
+/// // No wrap is generating here: the field gets its size, one level down.
+/// let empty: Vec<u8> = generate_subterm(&mut cx, 0, <Vec<u8> as Mutate>::generate);
+/// assert!(empty.is_empty());
+/// let sized: Vec<u8> = generate_subterm(&mut cx, 3, <Vec<u8> as Mutate>::generate);
+/// assert!(sized.len() <= 3);
 /// assert_eq!(cx.depth(), 0);
 /// ```
 #[inline]
