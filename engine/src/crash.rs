@@ -23,18 +23,18 @@
 use std::path::Path;
 
 /// Exit status of a process ended by `exit` inside a property (libFuzzer's `-error_exitcode`).
-#[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer handles crashes
+#[cfg_attr(any(fuzzing, miri), allow(dead_code))] // under cargo-fuzz libFuzzer handles crashes; Miri runs no signal handlers
 pub(crate) const CRASH_EXIT_CODE: i32 = 77;
 
 /// The crash reporting state of one run: where crash inputs go and what to print.
 pub(crate) struct CrashGuard {
-    #[cfg_attr(not(all(unix, not(fuzzing))), allow(dead_code))]
+    #[cfg_attr(not(all(unix, not(fuzzing), not(miri))), allow(dead_code))]
     report: Box<imp::Report>,
 }
 
 /// A property call in flight; dropping it marks the end of the call.
 pub(crate) struct Armed {
-    #[cfg_attr(not(all(unix, not(fuzzing))), allow(dead_code))]
+    #[cfg_attr(not(all(unix, not(fuzzing), not(miri))), allow(dead_code))]
     previous: imp::Slot,
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn remember_panic(message: &str) {
     imp::remember_panic(message);
 }
 
-#[cfg(all(unix, not(fuzzing)))]
+#[cfg(all(unix, not(fuzzing), not(miri)))]
 mod imp {
     use std::cell::{Cell, UnsafeCell};
     use std::ffi::c_int;
@@ -393,8 +393,9 @@ mod imp {
     }
 }
 
-/// Elsewhere (and under cargo-fuzz, where libFuzzer catches crashes): nothing.
-#[cfg(not(all(unix, not(fuzzing))))]
+/// Elsewhere (and under cargo-fuzz, where libFuzzer catches crashes, and under Miri, which
+/// cannot run signal handlers): nothing.
+#[cfg(not(all(unix, not(fuzzing), not(miri))))]
 mod imp {
     use std::path::Path;
 

@@ -320,7 +320,7 @@ pub fn check_undo<T: Mutate + core::fmt::Debug>(
     let shown = format!("{value:?}");
     // SAFETY: `value` is borrowed for this whole call, so it has not moved since `start_undo`,
     // and only `mutate_undoable` changed it.
-    unsafe { cx.undo() };
+    unsafe { cx.undo(value) };
     if mutant != crate::codec::to_bytes(&copy) {
         return Err(format!("in place: {shown}, on a copy: {copy:?}"));
     }

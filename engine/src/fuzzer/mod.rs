@@ -490,7 +490,7 @@ where
         // SAFETY: the seed has not moved since `start_undo` (the queues were not touched); the
         // mutation changed it only through `mutate_undoable`, and the test read it by shared
         // reference.
-        unsafe { self.cx.undo() };
+        unsafe { self.cx.undo(&mut seed.value) };
         self.in_place_tests += 1;
         let checked =
             self.in_place_tests <= CHECKED_FIRST || self.in_place_tests % CHECKED_EVERY == 0;

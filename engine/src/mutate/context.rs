@@ -299,15 +299,15 @@ impl Context {
         self.undo.start();
     }
 
-    /// Puts back every place saved since [`start_undo`](Self::start_undo), newest first, and
-    /// stops recording.
+    /// Puts back every place saved since [`start_undo`](Self::start_undo), newest first, each
+    /// reached again from `value`, and stops recording.
     ///
     /// # Safety
-    /// The value mutated since `start_undo` must not have moved or been changed other than by
-    /// the mutation (see `mutate/undo.rs`).
-    pub(crate) unsafe fn undo(&mut self) {
+    /// `value` must be the value mutated since `start_undo`, not moved or changed other than by
+    /// the mutation since (see `mutate/undo.rs`).
+    pub(crate) unsafe fn undo<T>(&mut self, value: &mut T) {
         // SAFETY: the caller's.
-        unsafe { self.undo.undo() }
+        unsafe { self.undo.undo(value) }
     }
 
     /// Before a [`Mutate::mutate_undoable`] changes `place` itself (rather than a field it

@@ -10,6 +10,7 @@ use crate::codec::{Decoder, Encoder};
 use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
+use crate::mutate::undo::{enter_box, Hop};
 use crate::{Context, Mutate};
 
 /// Appends each of `candidates` to `out`, in order, wrapped by `wrap` (`Box::new`, `Some`, ...):
@@ -52,12 +53,15 @@ impl<T: Mutate> Mutate for Box<T> {
     }
 
     fn mutate(&mut self, cx: &mut Context) {
-        (**self).mutate_undoable(cx);
+        self.mutate_undoable(cx);
     }
 
-    /// The box stays; its contents save their own changes.
+    /// The box stays; its contents save their own changes (a hop into another allocation for
+    /// the undo, see `mutate/undo.rs`).
     fn mutate_undoable(&mut self, cx: &mut Context) {
+        let entered = cx.undo_log().enter(Hop::new(self, enter_box::<T>));
         (**self).mutate_undoable(cx);
+        cx.undo_log().leave(entered);
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {

@@ -16,23 +16,28 @@
 //! builds assert that no place in a stack frame newer than the one that started recording is
 //! saved).
 //!
-//! # Why the pointers stay valid
+//! # Why the places are reached again from the root
 //!
-//! A record holds the address of the place it saved. Undoing newest first restores memory to
-//! the state each record saw: a save moves the original out and never touches the original's
-//! heap (boxes, vector buffers) again, so a place inside it that an older record names is
-//! alive (owned by the log) and unchanged until the newer record moves it back. The engine
-//! keeps the mutated value where it is (no move) between [`start`](UndoLog::start) and
-//! [`undo`](UndoLog::undo), and runs the property on it by shared reference.
+//! Undoing newest first restores memory to the state each record saw: a save moves the original
+//! out and never touches the original's heap (boxes, vector buffers) again, so a place inside it
+//! that an older record names is alive (owned by the log) and unchanged until the newer record
+//! moves it back. The engine keeps the mutated value where it is (no move) between
+//! [`start`](UndoLog::start) and [`undo`](UndoLog::undo), and runs the property on it by shared
+//! reference. So each saved place is at the address it had when it was saved.
 //!
-//! The addresses are raw pointers taken from the `&mut` each save was given. A later mutation
-//! reborrows the value from its root again before the older pointers are written through at
-//! undo time; no reference to the value is live then, and the pointers have escaped into the
-//! log, so the compiler cannot assume them unused, but Rust's proposed aliasing models (Stacked
-//! and Tree Borrows, as Miri checks them) treat such a write through a pointer older than the
-//! last reborrow as undefined. Miri is not installed on the machine this was written on; the
-//! behaviour is checked by `__private::check_undo` (every derived shape of
-//! `tests/derive_shapes.rs`, the std types, and every mutant of the engine's own unit tests).
+//! An address is not enough to write through, though: a pointer kept from the `&mut` a save was
+//! given is stale by the undo (a later mutation reborrowed the value from its root and wrote
+//! to the same bytes, the property read them through a shared reborrow), and writing through it
+//! is undefined behaviour under Rust's aliasing models (Miri's Stacked and Tree Borrows both
+//! reject it). So a record keeps the place's *address* and the way down to it, and the undo
+//! derives every pointer afresh from the root it is handed: within one allocation a place is
+//! reached by its offset from the pointer to the allocation, and a mutation that descends into
+//! another allocation (the contents of a `Box`, the buffer of a `Vec` or `VecDeque`) logs a
+//! [`Hop`] while it is down there ([`UndoLog::enter`]): the container's address and how to get
+//! a pointer into what it owns from a pointer to the container. The undo replays a record's hops
+//! from the root, each through a fresh reborrow of the container, then writes through the
+//! pointer it arrived with. `cargo +nightly miri test -p typefuzz-engine --lib undo` checks it
+//! under Stacked Borrows, and with `MIRIFLAGS=-Zmiri-tree-borrows` under Tree Borrows.
 
 use core::alloc::Layout;
 use core::mem::{self, ManuallyDrop, MaybeUninit};
@@ -62,10 +67,75 @@ enum Kept {
 
 /// One saved place and what it held.
 struct Record {
-    /// The place (a `*mut T`).
+    /// The place's address (a `*mut T` as it was saved; written through only as re-derived
+    /// from the root, see the module docs).
     slot: *mut (),
     storage: Storage,
     kept: Kept,
+    /// Its hops from the root: `UndoLog::paths[path.0..path.1]`.
+    path: (u32, u32),
+}
+
+/// A step of a mutation into another allocation than its parent's (see the module docs): the
+/// address of the container (a `Box`, `Vec` or `VecDeque`, inside the allocation reached so
+/// far), and `enter`, which takes a pointer to that container and the address of a place in
+/// what it owns and returns a pointer to that place, derived from a fresh reborrow of the
+/// container.
+#[derive(Clone, Copy)]
+pub(crate) struct Hop {
+    container: usize,
+    enter: unsafe fn(*mut u8, usize) -> *mut u8,
+}
+
+impl Hop {
+    /// A hop into what `container` owns, entered by `enter` (see [`Hop`]).
+    pub(crate) fn new<C>(container: &mut C, enter: unsafe fn(*mut u8, usize) -> *mut u8) -> Hop {
+        Hop {
+            container: (container as *mut C) as usize,
+            enter,
+        }
+    }
+}
+
+/// [`Hop::enter`] into the contents of a `Box<T>`.
+///
+/// # Safety
+/// `container` points to a live `Box<T>`, valid for reads and writes.
+pub(crate) unsafe fn enter_box<T>(container: *mut u8, _place: usize) -> *mut u8 {
+    // SAFETY: the caller's.
+    let boxed = unsafe { &mut *container.cast::<Box<T>>() };
+    (&mut **boxed as *mut T).cast()
+}
+
+/// [`Hop::enter`] into the buffer of a `Vec<T>`.
+///
+/// # Safety
+/// `container` points to a live `Vec<T>`, valid for reads and writes.
+pub(crate) unsafe fn enter_vec<T>(container: *mut u8, _place: usize) -> *mut u8 {
+    // SAFETY: the caller's.
+    let items = unsafe { &mut *container.cast::<Vec<T>>() };
+    items.as_mut_ptr().cast()
+}
+
+/// [`Hop::enter`] into the buffer of a `VecDeque<T>`: the half of its ring that holds `place`.
+///
+/// # Safety
+/// `container` points to a live `VecDeque<T>`, valid for reads and writes.
+pub(crate) unsafe fn enter_deque<T>(container: *mut u8, place: usize) -> *mut u8 {
+    // SAFETY: the caller's.
+    let items = unsafe { &mut *container.cast::<std::collections::VecDeque<T>>() };
+    let (front, back) = items.as_mut_slices();
+    let start = front.as_mut_ptr() as usize;
+    if (start..start + mem::size_of_val(front)).contains(&place) {
+        front.as_mut_ptr().cast()
+    } else {
+        back.as_mut_ptr().cast()
+    }
+}
+
+/// `base` moved to `address`, keeping its provenance (the allocation it may access).
+fn at(base: *mut u8, address: usize) -> *mut u8 {
+    base.wrapping_add(address.wrapping_sub(base as usize))
 }
 
 /// `ptr::drop_in_place::<T>` as a function of an untyped pointer.
@@ -104,6 +174,7 @@ impl Record {
         original: *const u8,
         layout: Layout,
         drop: unsafe fn(*mut ()),
+        path: (u32, u32),
     ) -> Record {
         let mut storage = Storage::uninit();
         let inline = layout.size() <= mem::size_of::<Storage>()
@@ -134,6 +205,7 @@ impl Record {
             slot,
             storage,
             kept: Kept::Value { layout, drop },
+            path,
         }
     }
 
@@ -152,12 +224,15 @@ impl Record {
         }
     }
 
-    /// Puts the original back, or (not `restore`) drops it.
+    /// Puts the original back at `slot` (the record's place, re-derived from the root), or (no
+    /// `slot`) drops it.
     ///
     /// # Safety
-    /// With `restore`, the place must be alive and hold a value of the record's type (see the
-    /// module docs).
-    unsafe fn finish(self, restore: bool) {
+    /// A `slot` must point to the record's place, alive and holding a value of the record's type
+    /// (see the module docs), and be valid for writes.
+    unsafe fn finish(self, slot: Option<*mut u8>) {
+        let restore = slot.is_some();
+        let slot = slot.unwrap_or(core::ptr::null_mut());
         let mut this = ManuallyDrop::new(self);
         match this.kept {
             Kept::Value { layout, drop } => {
@@ -166,7 +241,7 @@ impl Record {
                 // Swapped first, so the place holds the original even if the drop panics.
                 unsafe {
                     if restore {
-                        ptr::swap_nonoverlapping(original, this.slot.cast::<u8>(), layout.size());
+                        ptr::swap_nonoverlapping(original, slot, layout.size());
                     }
                     drop(original.cast());
                     if allocated {
@@ -177,7 +252,7 @@ impl Record {
             Kept::Wrapped { unwrap } => {
                 if restore {
                     // SAFETY: the caller's; the storage holds the index `wrapped` wrote.
-                    unsafe { unwrap(this.slot, this.storage.as_ptr().cast::<usize>().read()) }
+                    unsafe { unwrap(slot.cast(), this.storage.as_ptr().cast::<usize>().read()) }
                 }
             }
         }
@@ -190,9 +265,10 @@ impl Drop for Record {
             slot: self.slot,
             storage: self.storage,
             kept: self.kept,
+            path: self.path,
         };
         // SAFETY: a record not restored still owns its original; dropping it needs no place.
-        unsafe { record.finish(false) }
+        unsafe { record.finish(None) }
     }
 }
 
@@ -202,10 +278,14 @@ impl Drop for Record {
 pub(crate) struct UndoLog {
     recording: bool,
     records: Vec<Record>,
+    /// The hops of the mutation from the root down to where it is now ([`enter`](Self::enter)).
+    hops: Vec<Hop>,
+    /// The records' hops, one run per record (`Record::path`).
+    paths: Vec<Hop>,
     /// Debug builds: an address in the frame that started recording. The stack grows down, so
     /// a place between a later frame and this one is a temporary of the mutation (a map's key
     /// mutated out of the map), which must never be saved: it is gone by the undo.
-    #[cfg(debug_assertions)]
+    #[cfg(all(debug_assertions, not(miri)))]
     frame: usize,
 }
 
@@ -241,8 +321,10 @@ impl UndoLog {
     #[cfg_attr(not(debug_assertions), inline(never))]
     pub(crate) fn start(&mut self) {
         self.records.clear();
+        self.hops.clear();
+        self.paths.clear();
         self.recording = true;
-        #[cfg(debug_assertions)]
+        #[cfg(all(debug_assertions, not(miri)))]
         {
             let marker = 0u8;
             self.frame = core::hint::black_box(&marker) as *const u8 as usize;
@@ -304,7 +386,7 @@ impl UndoLog {
         drop: unsafe fn(*mut ()),
     ) {
         debug_assert!(self.recording);
-        #[cfg(debug_assertions)]
+        #[cfg(all(debug_assertions, not(miri)))]
         {
             // One frame deeper than `keep`'s caller: a temporary of that caller still lies
             // between this frame and the one that started recording.
@@ -316,9 +398,38 @@ impl UndoLog {
                  undo: a `mutate_undoable` override called on something that is not in place"
             );
         }
+        let path = self.path();
         // SAFETY: the caller's.
-        let record = unsafe { Record::value(slot, original, layout, drop) };
+        let record = unsafe { Record::value(slot, original, layout, drop, path) };
         self.records.push(record);
+    }
+
+    /// The current hops, logged for a record.
+    fn path(&mut self) -> (u32, u32) {
+        let start = self.paths.len() as u32;
+        self.paths.extend_from_slice(&self.hops);
+        (start, self.paths.len() as u32)
+    }
+
+    /// The mutation goes down into what a container owns (`hop`); returns whether it was
+    /// logged (recording), for [`leave`](Self::leave). Every `mutate_undoable` that reaches
+    /// into another allocation than its own brackets that with the two, so the undo can find
+    /// the places saved down there (see the module docs).
+    #[inline]
+    pub(crate) fn enter(&mut self, hop: Hop) -> bool {
+        if self.recording {
+            self.hops.push(hop);
+        }
+        self.recording
+    }
+
+    /// The mutation came back up from the last [`enter`](Self::enter) (`entered`: what it
+    /// returned).
+    #[inline]
+    pub(crate) fn leave(&mut self, entered: bool) {
+        if entered {
+            self.hops.pop();
+        }
     }
 
     /// `place`'s value was just moved into a wrapper, as its subterm number `index`, and the
@@ -328,26 +439,56 @@ impl UndoLog {
         let mut storage = Storage::uninit();
         // SAFETY: a `usize` fits the storage.
         unsafe { storage.as_mut_ptr().cast::<usize>().write(index) };
+        let path = self.path();
         self.records.push(Record {
             slot: (place as *mut T).cast(),
             storage,
             kept: Kept::Wrapped {
                 unwrap: unwrap::<T>,
             },
+            path,
         });
     }
 
-    /// Stops recording and puts every saved place back, newest first.
+    /// Stops recording and puts every saved place back, newest first, each reached again from
+    /// `root` (see the module docs).
     ///
     /// # Safety
-    /// Every place saved since [`start`](Self::start) must still be where it was, alive and
-    /// changed only through the mutation that saved it (the module docs' conditions).
-    pub(crate) unsafe fn undo(&mut self) {
+    /// `root` must be the value the mutation was given since [`start`](Self::start), and every
+    /// place saved since must still be where it was, alive and changed only through the
+    /// mutation that saved it (the module docs' conditions).
+    pub(crate) unsafe fn undo<T>(&mut self, root: &mut T) {
+        // SAFETY: the caller's.
+        unsafe { self.undo_from((root as *mut T).cast()) }
+    }
+
+    /// [`undo`](Self::undo) past its generic part: compiled once.
+    ///
+    /// # Safety
+    /// As `undo`'s, `root` derived from its `root`.
+    unsafe fn undo_from(&mut self, root: *mut u8) {
         self.recording = false;
+        self.hops.clear();
         while let Some(record) = self.records.pop() {
-            // SAFETY: the caller's; newest first, each place is as its record saw it.
-            unsafe { record.finish(true) }
+            let hops = &self.paths[record.path.0 as usize..record.path.1 as usize];
+            let mut base = root;
+            for (index, hop) in hops.iter().enumerate() {
+                // Where the next step goes: the next container, or the place itself.
+                let next = match hops.get(index + 1) {
+                    Some(next) => next.container,
+                    None => record.slot as usize,
+                };
+                // SAFETY: newest first, memory is as the record saw it: the container is where
+                // the hop found it, inside what `base` may access, and `next` is inside what it
+                // owns.
+                base = unsafe { (hop.enter)(at(base, hop.container), next) };
+            }
+            let slot = at(base, record.slot as usize);
+            // SAFETY: the caller's; newest first, each place is as its record saw it, and `slot`
+            // is derived from `root` through the hops that reached it.
+            unsafe { record.finish(Some(slot)) }
         }
+        self.paths.clear();
     }
 
     /// Stops recording and drops the records without undoing (the mutated value is kept).
@@ -355,12 +496,14 @@ impl UndoLog {
     fn discard(&mut self) {
         self.recording = false;
         self.records.clear();
+        self.hops.clear();
+        self.paths.clear();
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::UndoLog;
+    use super::{enter_box, enter_deque, enter_vec, Hop, UndoLog};
 
     /// Starts `log` in a frame of its own, below the test's, which holds the values saved.
     #[inline(never)]
@@ -368,30 +511,79 @@ mod tests {
         log.start();
     }
 
+    /// Saves `value.0[index]` (down in the outer `Vec`'s buffer, so through a hop, as
+    /// `mutate_sequence` does) and changes it with `change`.
+    fn change_element(
+        log: &mut UndoLog,
+        value: &mut (Vec<Vec<u8>>, [u64; 16]),
+        index: usize,
+        change: fn(&mut Vec<u8>),
+    ) {
+        let entered = log.enter(Hop::new(&mut value.0, enter_vec::<Vec<u8>>));
+        log.save(&mut value.0[index]);
+        change(&mut value.0[index]);
+        log.leave(entered);
+    }
+
     #[test]
     fn nested_saves_undo_to_the_original_inline_and_boxed() {
-        // A `Vec` (inline, three words) and a large array (boxed), saved in nested places.
+        // A `Vec` (inline, three words) and a large array (boxed), saved in nested places, each
+        // changed through a fresh borrow of the whole value after the saves before it (as the
+        // engine's stacked mutations do), which a pointer kept from the save would not survive.
         let mut value = (vec![vec![1u8, 2], vec![3]], [7u64; 16]);
         let before = value.clone();
         let mut log = UndoLog::default();
         started(&mut log);
-        log.save(&mut value.0[1]);
-        value.0[1].push(4);
+        change_element(&mut log, &mut value, 1, |element| element.push(4));
         log.save(&mut value.0);
         value.0.insert(0, vec![9; 100]);
-        log.save(&mut value.0[2]);
-        value.0[2].clear();
+        change_element(&mut log, &mut value, 2, Vec::clear);
         log.save(&mut value.1);
         value.1[3] = 0;
         assert_ne!(value, before);
-        unsafe { log.undo() };
+        // What the property does between the mutation and the undo.
+        assert_eq!(core::hint::black_box(&value).0.len(), 3);
+        unsafe { log.undo(&mut value) };
+        assert_eq!(value, before);
+    }
+
+    #[test]
+    fn places_in_boxes_and_deques_are_reached_again() {
+        use std::collections::VecDeque;
+        // A ring buffer that wraps (elements in both halves), and boxes inside it.
+        let mut value: VecDeque<Box<u32>> = VecDeque::with_capacity(4);
+        for n in [1, 2, 3] {
+            value.push_back(Box::new(n));
+        }
+        value.pop_front();
+        value.push_back(Box::new(4));
+        value.push_back(Box::new(5));
+        assert!(!value.as_slices().1.is_empty(), "the ring wraps");
+        let before = value.clone();
+        let mut log = UndoLog::default();
+        started(&mut log);
+        for index in 0..value.len() {
+            let deque = log.enter(Hop::new(&mut value, enter_deque::<Box<u32>>));
+            let boxed = &mut value[index];
+            let inner = log.enter(Hop::new(boxed, enter_box::<u32>));
+            log.save(&mut **boxed);
+            **boxed += 10;
+            log.leave(inner);
+            log.leave(deque);
+        }
+        assert_eq!(
+            value.iter().map(|n| **n).collect::<Vec<_>>(),
+            [12, 13, 14, 15]
+        );
+        unsafe { log.undo(&mut value) };
         assert_eq!(value, before);
     }
 
     /// A place in a frame newer than the one that started recording is a temporary of the
     /// mutation, gone by the undo: debug builds refuse to save it.
     #[test]
-    #[cfg(debug_assertions)]
+    // Miri lays frames out anywhere, not down a stack: the check is off under it.
+    #[cfg(all(debug_assertions, not(miri)))]
     #[should_panic(expected = "saved a temporary of its own")]
     fn debug_builds_refuse_to_save_a_temporary() {
         // The engine's shape: it starts the log, then calls `Context::mutate_undoable`, which
@@ -429,32 +621,34 @@ mod tests {
     fn every_value_is_dropped_once_restored_discarded_or_zero_sized() {
         use std::rc::Rc;
         let counter = Rc::new(());
-        // Inline (one `Rc`) and allocated (an array of them) originals.
-        let mut small = Rc::clone(&counter);
-        let mut large: [Rc<()>; 8] = core::array::from_fn(|_| Rc::clone(&counter));
-        let mut unit = ();
+        // Inline (one `Rc`) and allocated (an array of them) originals, and a zero-sized one.
+        let mut value: (Rc<()>, [Rc<()>; 8], ()) = (
+            Rc::clone(&counter),
+            core::array::from_fn(|_| Rc::clone(&counter)),
+            (),
+        );
         let mut log = UndoLog::default();
         started(&mut log);
-        log.save(&mut small);
-        log.save(&mut large);
-        log.save(&mut unit);
+        log.save(&mut value.0);
+        log.save(&mut value.1);
+        log.save(&mut value.2);
         assert_eq!(
             Rc::strong_count(&counter),
             1 + 2 * 9,
             "originals kept, clones in place"
         );
-        unsafe { log.undo() };
+        unsafe { log.undo(&mut value) };
         assert_eq!(Rc::strong_count(&counter), 1 + 9, "the clones dropped");
         started(&mut log);
-        log.save(&mut small);
-        log.save(&mut large);
+        log.save(&mut value.0);
+        log.save(&mut value.1);
         log.discard();
         assert_eq!(
             Rc::strong_count(&counter),
             1 + 9,
             "the originals dropped, clones kept"
         );
-        drop((small, large));
+        drop(value);
         assert_eq!(Rc::strong_count(&counter), 1);
     }
 }

@@ -16,6 +16,7 @@ use crate::codec::{Decoder, Encoder};
 use crate::feedback::cmplog::Leaves;
 use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::mutate::undo::{enter_deque, enter_vec, Hop};
 use crate::{Context, Mutate, Operator};
 
 /// At most this many removals (of one element or a chunk) in a shrink list.
@@ -128,6 +129,8 @@ trait Sequence<T> {
     fn remove_range(&mut self, start: usize, count: usize);
     fn swap_at(&mut self, a: usize, b: usize);
     fn truncate_to(&mut self, len: usize);
+    /// The undo's [`Hop`] into the elements (see `mutate/undo.rs`).
+    fn hop(&mut self) -> Hop;
 }
 
 impl<T> Sequence<T> for Vec<T> {
@@ -166,6 +169,9 @@ impl<T> Sequence<T> for Vec<T> {
     }
     fn truncate_to(&mut self, len: usize) {
         self.truncate(len);
+    }
+    fn hop(&mut self) -> Hop {
+        Hop::new(self, enter_vec::<T>)
     }
 }
 
@@ -252,6 +258,9 @@ impl<T> Sequence<T> for VecDeque<T> {
     }
     fn truncate_to(&mut self, len: usize) {
         self.truncate(len);
+    }
+    fn hop(&mut self) -> Hop {
+        Hop::new(self, enter_deque::<T>)
     }
 }
 
@@ -377,7 +386,7 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Cont
             if element.is_some() {
                 // Swapping equal elements would change nothing: mutate one instead.
                 cx.record(Operator::Element);
-                mutate_child(seq.at_mut(a), cx);
+                mutate_element(seq, a, cx);
             } else {
                 cx.record(Operator::Swap);
                 seq.swap_at(a, b);
@@ -389,8 +398,16 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Cont
                 seq.insert_at(at, crate::__private::generate_field(cx, size, T::generate));
             }
         }
-        SequenceEdit::Element { index } => mutate_child(seq.at_mut(index), cx),
+        SequenceEdit::Element { index } => mutate_element(seq, index, cx),
     }
+}
+
+/// Mutates element `index` of `seq` in place ([`mutate_child`]), down in the elements' buffer
+/// as the undo log's hop (see `mutate/undo.rs`).
+fn mutate_element<T: Mutate, S: Sequence<T>>(seq: &mut S, index: usize, cx: &mut Context) {
+    let entered = cx.undo_log().enter(seq.hop());
+    mutate_child(seq.at_mut(index), cx);
+    cx.undo_log().leave(entered);
 }
 
 /// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
