@@ -59,7 +59,9 @@ impl<T: Mutate> Mutate for Box<T> {
     /// The box stays; its contents save their own changes (a hop into another allocation for
     /// the undo, see `mutate/undo.rs`).
     fn mutate_undoable(&mut self, cx: &mut Context) {
-        let entered = cx.undo_log().enter(Hop::new(self, enter_box::<T>));
+        let entered = cx
+            .undo_log()
+            .enter(Hop::new(self as *mut Self as *mut u8, enter_box));
         (**self).mutate_undoable(cx);
         cx.undo_log().leave(entered);
     }

@@ -88,23 +88,26 @@ pub(crate) struct Hop {
 }
 
 impl Hop {
-    /// A hop into what `container` owns, entered by `enter` (see [`Hop`]).
-    pub(crate) fn new<C>(container: &mut C, enter: unsafe fn(*mut u8, usize) -> *mut u8) -> Hop {
+    /// A hop into what the container at `container` owns, entered by `enter` (see [`Hop`]).
+    /// An address (`&mut c as *mut C as *mut u8`) rather than a reference: nothing compiled per
+    /// container type.
+    #[inline]
+    pub(crate) fn new(container: *mut u8, enter: unsafe fn(*mut u8, usize) -> *mut u8) -> Hop {
         Hop {
-            container: (container as *mut C) as usize,
+            container: container as usize,
             enter,
         }
     }
 }
 
-/// [`Hop::enter`] into the contents of a `Box<T>`.
+/// [`Hop::enter`] into the contents of a `Box<T>`: the box's pointer. A `Box` of a sized type is
+/// one pointer (std's documented layout), so one function serves every boxed type.
 ///
 /// # Safety
-/// `container` points to a live `Box<T>`, valid for reads and writes.
-pub(crate) unsafe fn enter_box<T>(container: *mut u8, _place: usize) -> *mut u8 {
-    // SAFETY: the caller's.
-    let boxed = unsafe { &mut *container.cast::<Box<T>>() };
-    (&mut **boxed as *mut T).cast()
+/// `container` points to a live `Box<T>` of a sized `T`, valid for reads.
+pub(crate) unsafe fn enter_box(container: *mut u8, _place: usize) -> *mut u8 {
+    // SAFETY: the caller's; the box's bytes are its pointer, with the box's provenance.
+    unsafe { container.cast::<*mut u8>().read() }
 }
 
 /// [`Hop::enter`] into the buffer of a `Vec<T>`.
@@ -112,9 +115,9 @@ pub(crate) unsafe fn enter_box<T>(container: *mut u8, _place: usize) -> *mut u8 
 /// # Safety
 /// `container` points to a live `Vec<T>`, valid for reads and writes.
 pub(crate) unsafe fn enter_vec<T>(container: *mut u8, _place: usize) -> *mut u8 {
+    // `as` casts, not `cast`: nothing more compiled per element type.
     // SAFETY: the caller's.
-    let items = unsafe { &mut *container.cast::<Vec<T>>() };
-    items.as_mut_ptr().cast()
+    unsafe { (*(container as *mut Vec<T>)).as_mut_ptr() as *mut u8 }
 }
 
 /// [`Hop::enter`] into the buffer of a `VecDeque<T>`: the half of its ring that holds `place`.
@@ -123,13 +126,13 @@ pub(crate) unsafe fn enter_vec<T>(container: *mut u8, _place: usize) -> *mut u8 
 /// `container` points to a live `VecDeque<T>`, valid for reads and writes.
 pub(crate) unsafe fn enter_deque<T>(container: *mut u8, place: usize) -> *mut u8 {
     // SAFETY: the caller's.
-    let items = unsafe { &mut *container.cast::<std::collections::VecDeque<T>>() };
+    let items = unsafe { &mut *(container as *mut std::collections::VecDeque<T>) };
     let (front, back) = items.as_mut_slices();
     let start = front.as_mut_ptr() as usize;
     if (start..start + mem::size_of_val(front)).contains(&place) {
-        front.as_mut_ptr().cast()
+        front.as_mut_ptr() as *mut u8
     } else {
-        back.as_mut_ptr().cast()
+        back.as_mut_ptr() as *mut u8
     }
 }
 
@@ -519,7 +522,10 @@ mod tests {
         index: usize,
         change: fn(&mut Vec<u8>),
     ) {
-        let entered = log.enter(Hop::new(&mut value.0, enter_vec::<Vec<u8>>));
+        let entered = log.enter(Hop::new(
+            &mut value.0 as *mut Vec<Vec<u8>> as *mut u8,
+            enter_vec::<Vec<u8>>,
+        ));
         log.save(&mut value.0[index]);
         change(&mut value.0[index]);
         log.leave(entered);
@@ -563,9 +569,12 @@ mod tests {
         let mut log = UndoLog::default();
         started(&mut log);
         for index in 0..value.len() {
-            let deque = log.enter(Hop::new(&mut value, enter_deque::<Box<u32>>));
+            let deque = log.enter(Hop::new(
+                &mut value as *mut VecDeque<Box<u32>> as *mut u8,
+                enter_deque::<Box<u32>>,
+            ));
             let boxed = &mut value[index];
-            let inner = log.enter(Hop::new(boxed, enter_box::<u32>));
+            let inner = log.enter(Hop::new(boxed as *mut Box<u32> as *mut u8, enter_box));
             log.save(&mut **boxed);
             **boxed += 10;
             log.leave(inner);

@@ -129,8 +129,8 @@ trait Sequence<T> {
     fn remove_range(&mut self, start: usize, count: usize);
     fn swap_at(&mut self, a: usize, b: usize);
     fn truncate_to(&mut self, len: usize);
-    /// The undo's [`Hop`] into the elements (see `mutate/undo.rs`).
-    fn hop(&mut self) -> Hop;
+    /// The undo's way into the elements ([`Hop`]'s `enter`, see `mutate/undo.rs`).
+    const ENTER: unsafe fn(*mut u8, usize) -> *mut u8;
 }
 
 impl<T> Sequence<T> for Vec<T> {
@@ -170,9 +170,7 @@ impl<T> Sequence<T> for Vec<T> {
     fn truncate_to(&mut self, len: usize) {
         self.truncate(len);
     }
-    fn hop(&mut self) -> Hop {
-        Hop::new(self, enter_vec::<T>)
-    }
+    const ENTER: unsafe fn(*mut u8, usize) -> *mut u8 = enter_vec::<T>;
 }
 
 /// The bytes of elements `start..` of `items`, for the type-erased moves of [`rotate_bytes`]
@@ -259,9 +257,7 @@ impl<T> Sequence<T> for VecDeque<T> {
     fn truncate_to(&mut self, len: usize) {
         self.truncate(len);
     }
-    fn hop(&mut self) -> Hop {
-        Hop::new(self, enter_deque::<T>)
-    }
+    const ENTER: unsafe fn(*mut u8, usize) -> *mut u8 = enter_deque::<T>;
 }
 
 /// `len` elements generated at generation's size for each, pushed in order.
@@ -366,15 +362,25 @@ fn plan_sequence(cx: &mut Context, len: usize, elements: bool) -> SequenceEdit {
 fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Context) {
     let elements = seq.length() > 0 && can_descend::<T>(cx);
     let edit = plan_sequence(cx, seq.length(), elements);
-    // Every edit but an element's mutation changes the sequence itself: saved whole first.
     let element = match edit {
         SequenceEdit::Element { index } => Some(index),
-        SequenceEdit::Swap { a, b } if same_encoding(seq.at(a), seq.at(b)) => Some(a),
+        SequenceEdit::Swap { a, b } if same_encoding(seq.at(a), seq.at(b)) => {
+            // Swapping equal elements would change nothing: mutate one instead.
+            cx.record(Operator::Element);
+            Some(a)
+        }
         _ => None,
     };
-    if element.is_none() {
-        cx.save(seq);
+    if let Some(index) = element {
+        // Down in the elements' buffer: a hop for the undo (see `mutate/undo.rs`).
+        let hop = Hop::new(seq as *mut S as *mut u8, S::ENTER);
+        let entered = cx.undo_log().enter(hop);
+        mutate_child(seq.at_mut(index), cx);
+        cx.undo_log().leave(entered);
+        return;
     }
+    // Every other edit changes the sequence itself: saved whole first.
+    cx.save(seq);
     match edit {
         SequenceEdit::Insert { at } => seq.insert_at(at, generate_child(cx)),
         SequenceEdit::Duplicate { from, at } => {
@@ -383,14 +389,8 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Cont
         }
         SequenceEdit::Remove { start, count } => seq.remove_range(start, count),
         SequenceEdit::Swap { a, b } => {
-            if element.is_some() {
-                // Swapping equal elements would change nothing: mutate one instead.
-                cx.record(Operator::Element);
-                mutate_element(seq, a, cx);
-            } else {
-                cx.record(Operator::Swap);
-                seq.swap_at(a, b);
-            }
+            cx.record(Operator::Swap);
+            seq.swap_at(a, b);
         }
         SequenceEdit::Truncate { len } => seq.truncate_to(len),
         SequenceEdit::Grow { len, size } => {
@@ -398,16 +398,9 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Cont
                 seq.insert_at(at, crate::__private::generate_field(cx, size, T::generate));
             }
         }
-        SequenceEdit::Element { index } => mutate_element(seq, index, cx),
+        // Mutated above.
+        SequenceEdit::Element { .. } => {}
     }
-}
-
-/// Mutates element `index` of `seq` in place ([`mutate_child`]), down in the elements' buffer
-/// as the undo log's hop (see `mutate/undo.rs`).
-fn mutate_element<T: Mutate, S: Sequence<T>>(seq: &mut S, index: usize, cx: &mut Context) {
-    let entered = cx.undo_log().enter(seq.hop());
-    mutate_child(seq.at_mut(index), cx);
-    cx.undo_log().leave(entered);
 }
 
 /// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
