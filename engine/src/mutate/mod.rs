@@ -106,7 +106,9 @@ pub trait Mutate: Clone + Sized {
     /// operator rewrites and to call `mutate_undoable` on the field or element they descend
     /// into. An override that changes the value without saving it changes the seed; the engine
     /// compares seeds with their bytes now and then and stops mutating in place when one
-    /// differs.
+    /// differs. An override descends into a field inline in `self` directly, and into another
+    /// allocation (what a `Box` or a `Vec` owns) only through that container's own
+    /// `mutate_undoable`, which logs the way back in for the undo (see `mutate/undo.rs`).
     ///
     /// ```
     /// use typefuzz::{Context, Mutate};
