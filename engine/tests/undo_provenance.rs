@@ -79,7 +79,9 @@ fn std_values_are_undone() {
 }
 
 /// The whole loop: `typefuzz::check` mutates seeds in place and runs the property on them by
-/// reference between the mutation and the undo.
+/// reference between the mutation and the undo. What it checks is Miri's: every write of the
+/// undo goes through a pointer the aliasing models accept. Natively it only checks that the loop
+/// mutated seeds; the exactness of the undo is the `check_undo` tests' above.
 #[test]
 fn the_engine_loop_mutates_seeds_in_place_soundly() {
     fn depth(term: &Term) -> usize {
