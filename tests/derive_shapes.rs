@@ -38,6 +38,10 @@ fn exercise<T: Mutate + std::fmt::Debug>(seeds: u64) {
             }
             cx.mutate(&mut value);
             assert_round_trip(&value);
+            // The engine's copies (`Mutate::duplicate`, field by field) are the value's clones.
+            let (copy, clone) = (value.duplicate(), value.clone());
+            assert_eq!(format!("{copy:?}"), format!("{clone:?}"), "duplicate");
+            assert_eq!(to_bytes(&copy), to_bytes(&clone), "duplicate");
         }
         for candidate in value.shrink(&mut cx) {
             assert_round_trip(&candidate);

@@ -282,7 +282,7 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
 /// assert_eq!(x, 3);
 /// ```
 #[inline]
-pub fn save<T: Clone>(value: &mut T, cx: &mut Context) {
+pub fn save<T: Mutate>(value: &mut T, cx: &mut Context) {
     cx.save(value);
 }
 
@@ -603,7 +603,7 @@ pub fn take<T: Mutate>(slot: &mut T, cx: &mut Context) -> T {
     let placeholder = cx.generate_sized(0);
     if cx.undo_log().is_recording() {
         drop(placeholder);
-        return slot.clone();
+        return slot.duplicate();
     }
     core::mem::replace(slot, placeholder)
 }
@@ -659,10 +659,10 @@ enum Visit<'a, T> {
 fn visit_subterms_with<T: Mutate>(value: &T, mut visit: Visit<'_, T>) {
     value.visit_subterms(&mut |subterm| match &mut visit {
         Visit::Count(count) => **count += 1,
-        Visit::Clone(out) => out.push(subterm.clone()),
+        Visit::Clone(out) => out.push(subterm.duplicate()),
         Visit::CloneNth(left, found) => {
             if *left == 0 && found.is_none() {
-                **found = Some(subterm.clone());
+                **found = Some(subterm.duplicate());
             }
             *left = left.wrapping_sub(1);
         }
@@ -743,7 +743,7 @@ pub fn replace_subterm<T: Mutate>(value: &mut T, index: usize, replacement: T) -
 /// resume(&mut cx, recording);
 /// assert!(!recording);
 /// ```
-pub fn save_whole<T: Clone>(value: &mut T, cx: &mut Context) -> bool {
+pub fn save_whole<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
     cx.save(value);
     cx.pause_undo()
 }

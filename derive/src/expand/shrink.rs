@@ -30,8 +30,7 @@ pub fn expand(container: &Container) -> TokenStream {
                 if std::ptr::eq(field, shrunk) {
                     quote!(__candidate)
                 } else {
-                    let binding = &field.binding;
-                    quote!(::core::clone::Clone::clone(#binding))
+                    super::copy_field(field)
                 }
             });
             // `Field::shrinks` hands them out in order by `pop` (no `vec::IntoIter` compiled

@@ -142,10 +142,7 @@ pub fn cloned(from: &Variant, to: &Variant) -> TokenStream {
     let mut fills = plan(from, to).into_iter();
     construct(to, |field| {
         match fills.next().expect("one fill per field") {
-            Fill::Take { sources, rank, .. } => {
-                let binding = &sources[rank].binding;
-                quote!(::core::clone::Clone::clone(#binding))
-            }
+            Fill::Take { sources, rank, .. } => super::copy_field(sources[rank]),
             Fill::Fresh => {
                 let ty = field.ty;
                 quote!(<#ty as ::core::default::Default>::default())

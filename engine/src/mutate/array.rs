@@ -69,12 +69,17 @@ impl<T: Mutate, const N: usize> Mutate for [T; N] {
         let mut out = Vec::new();
         for (index, element) in self.iter().enumerate().take(SHRINK_ELEMENTS) {
             for candidate in element.shrink(cx).into_iter().take(SHRINK_PER_ELEMENT) {
-                let mut smaller = self.clone();
+                let mut smaller = self.duplicate();
                 smaller[index] = candidate;
                 out.push(smaller);
             }
         }
         out
+    }
+
+    /// Each element's [`Mutate::duplicate`].
+    fn duplicate(&self) -> Self {
+        core::array::from_fn(|index| self[index].duplicate())
     }
 
     fn encode(&self, out: &mut Encoder) {

@@ -316,7 +316,7 @@ impl Context {
     /// calls it through `__private::save`. The one generic step before the log's own
     /// (`UndoLog::save`): each is compiled once per saved type, in the user's crate.
     #[inline]
-    pub(crate) fn save<T: Clone>(&mut self, place: &mut T) {
+    pub(crate) fn save<T: crate::Mutate>(&mut self, place: &mut T) {
         if self.undo.is_recording() {
             self.undo.save(place);
         }

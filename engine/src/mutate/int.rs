@@ -223,6 +223,11 @@ macro_rules! int_impls {
                 }
             }
 
+            /// At once: a `Vec` of integers is copied with one `memcpy`.
+            fn duplicate_slice(items: &[Self]) -> Vec<Self> {
+                items.to_vec()
+            }
+
             fn hash_slice(items: &[Self], hasher: &mut crate::mutate::ValueHasher) {
                 // SAFETY: integers have no padding and every byte pattern is initialized; the
                 // bytes are read within the slice's own memory.

@@ -130,6 +130,39 @@ pub trait Mutate: Clone + Sized {
     /// Returns candidates strictly simpler than `self`, most aggressive first.
     fn shrink(&self, cx: &mut Context) -> Vec<Self>;
 
+    /// A copy of `self`, equal to `self.clone()`: how the engine copies values (the part of a
+    /// seed saved before a mutation, a subterm moved up, the fields a shrink candidate keeps).
+    ///
+    /// The default is `Clone::clone`. `#[derive(Mutate)]` writes it field by field through the
+    /// fields' own `duplicate`, as `#[derive(Clone)]` would, and `Box`, `Option` and `Vec`
+    /// copy through their contents' `duplicate`: the engine's copies of a derived type then
+    /// compile no `Clone` impl of it or of its `Box`es and `Vec`s, code the rest of the derive
+    /// has no use for (about a tenth of what a debug build compiles for a recursive type). A
+    /// hand-written `Clone` of a derived type is therefore not what the engine copies it with;
+    /// the two must agree.
+    ///
+    /// ```
+    /// use typefuzz::Mutate;
+    /// let tree = vec![Some(Box::new(3u8)), None];
+    /// assert_eq!(tree.duplicate(), tree.clone());
+    /// ```
+    fn duplicate(&self) -> Self {
+        self.clone()
+    }
+
+    /// Copies of `items` in order, for `Vec<Self>`'s [`duplicate`](Mutate::duplicate). The
+    /// default duplicates each element in turn; the integer types, `bool` and `char` copy the
+    /// slice at once.
+    ///
+    /// ```
+    /// use typefuzz::Mutate;
+    /// assert_eq!(u16::duplicate_slice(&[1, 2, 3]), [1, 2, 3]);
+    /// assert_eq!(String::duplicate_slice(&["a".into()]), ["a"]);
+    /// ```
+    fn duplicate_slice(items: &[Self]) -> Vec<Self> {
+        vec::clone_without(items, 0..0)
+    }
+
     /// Appends the byte encoding of `self` to `out`.
     fn encode(&self, out: &mut Encoder);
 

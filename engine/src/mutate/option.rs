@@ -112,6 +112,15 @@ impl<T: Mutate> Mutate for Option<T> {
         }
     }
 
+    /// The payload's [`Mutate::duplicate`].
+    #[allow(clippy::manual_map)] // `map` would be compiled once more per payload type
+    fn duplicate(&self) -> Self {
+        match self {
+            None => None,
+            Some(payload) => Some(payload.duplicate()),
+        }
+    }
+
     fn encode(&self, out: &mut Encoder) {
         match self {
             None => out.write_tag(0, 2),

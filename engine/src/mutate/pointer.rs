@@ -70,6 +70,11 @@ impl<T: Mutate> Mutate for Box<T> {
         shrink_wrapped(&**self, cx, Box::new)
     }
 
+    /// A new box of the contents' [`Mutate::duplicate`].
+    fn duplicate(&self) -> Self {
+        Box::new((**self).duplicate())
+    }
+
     fn encode(&self, out: &mut Encoder) {
         (**self).encode(out);
     }

@@ -25,6 +25,11 @@ use crate::{Context, Mutate, Operator};
 /// assert!(codec::from_bytes::<bool>(&[3]));
 /// ```
 impl Mutate for bool {
+    /// At once, like the integers.
+    fn duplicate_slice(items: &[Self]) -> Vec<Self> {
+        items.to_vec()
+    }
+
     fn generate(cx: &mut Context) -> Self {
         cx.rng().bool()
     }
@@ -145,6 +150,11 @@ fn char_key(c: char) -> (bool, u32) {
 /// assert_eq!(codec::from_bytes::<char>(&[0x00, 0xd8, 0, 0]), '\u{fffd}'); // a surrogate
 /// ```
 impl Mutate for char {
+    /// At once, like the integers.
+    fn duplicate_slice(items: &[Self]) -> Vec<Self> {
+        items.to_vec()
+    }
+
     fn generate(cx: &mut Context) -> Self {
         if cx.chance(1, 16) {
             interesting_char(cx)

@@ -106,12 +106,17 @@ macro_rules! tuple_impls {
                 let mut out = Vec::new();
                 $(
                     for candidate in self.$index.shrink(cx) {
-                        let mut smaller = self.clone();
+                        let mut smaller = self.duplicate();
                         smaller.$index = candidate;
                         out.push(smaller);
                     }
                 )+
                 out
+            }
+
+            /// Each component's [`Mutate::duplicate`].
+            fn duplicate(&self) -> Self {
+                ($(self.$index.duplicate(),)+)
             }
 
             fn encode(&self, out: &mut Encoder) {

@@ -337,8 +337,8 @@ impl UndoLog {
     /// Before a change of `place` (recording: see [`Context::save`](super::Context::save)):
     /// moves its value into the log and leaves a clone in its place.
     #[inline(never)]
-    pub(crate) fn save<T: Clone>(&mut self, place: &mut T) {
-        let copy = place.clone();
+    pub(crate) fn save<T: crate::Mutate>(&mut self, place: &mut T) {
+        let copy = place.duplicate();
         let original = mem::replace(place, copy);
         self.keep(place, original);
     }

@@ -359,7 +359,7 @@ fn plan_sequence(cx: &mut Context, len: usize, elements: bool) -> SequenceEdit {
 }
 
 /// Applies the mutation [`plan_sequence`] chose: the per-element-type part.
-fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Context) {
+fn mutate_sequence<T: Mutate, S: Sequence<T> + Mutate>(seq: &mut S, cx: &mut Context) {
     let elements = seq.length() > 0 && can_descend::<T>(cx);
     let edit = plan_sequence(cx, seq.length(), elements);
     let element = match edit {
@@ -384,7 +384,7 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Cont
     match edit {
         SequenceEdit::Insert { at } => seq.insert_at(at, generate_child(cx)),
         SequenceEdit::Duplicate { from, at } => {
-            let copy = seq.at(from).clone();
+            let copy = seq.at(from).duplicate();
             seq.insert_at(at, copy);
         }
         SequenceEdit::Remove { start, count } => seq.remove_range(start, count),
@@ -404,13 +404,14 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Clone>(seq: &mut S, cx: &mut Cont
 }
 
 /// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
-/// code would be compiled once per element type).
+/// code would be compiled once per element type), each element copied by
+/// [`Mutate::duplicate`]; with `0..0`, the default [`Mutate::duplicate_slice`].
 #[allow(clippy::needless_range_loop)] // `enumerate` would be one more iterator per element type
-fn clone_without<T: Clone>(items: &[T], removed: core::ops::Range<usize>) -> Vec<T> {
+pub(super) fn clone_without<T: Mutate>(items: &[T], removed: core::ops::Range<usize>) -> Vec<T> {
     let mut out = Vec::with_capacity(items.len() - removed.len());
     for index in 0..items.len() {
         if !removed.contains(&index) {
-            out.push(items[index].clone());
+            out.push(items[index].duplicate());
         }
     }
     out
@@ -464,7 +465,7 @@ impl<'a, T: Mutate> SequenceShrinks<'a, T> {
     }
 }
 
-impl<T: Clone> SequenceShrinks<'_, T> {
+impl<T: Mutate> SequenceShrinks<'_, T> {
     /// The next candidate.
     pub fn pop(&mut self) -> Option<Vec<T>> {
         if let Some(removed) = self.removals.pop() {
@@ -473,7 +474,7 @@ impl<T: Clone> SequenceShrinks<'_, T> {
         // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
         match (self.indices.pop(), self.candidates.pop()) {
             (Some(index), Some(candidate)) => {
-                let mut replaced = clone_without(self.items, 0..0);
+                let mut replaced = T::duplicate_slice(self.items);
                 replaced[index] = candidate;
                 Some(replaced)
             }
@@ -615,6 +616,11 @@ impl<T: Mutate> Mutate for Vec<T> {
         collect_shrinks(SequenceShrinks::new(self, cx))
     }
 
+    /// [`Mutate::duplicate_slice`] of the elements: at once for integers.
+    fn duplicate(&self) -> Self {
+        T::duplicate_slice(self)
+    }
+
     // By index: a `for` over `&Vec<T>` would compile `slice::Iter` once more per element type.
     #[allow(clippy::needless_range_loop)]
     fn encode(&self, out: &mut Encoder) {
@@ -693,11 +699,20 @@ impl<T: Mutate> Mutate for VecDeque<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        let mut copy = self.clone();
+        let mut copy = self.duplicate();
         let mut shrinks = SequenceShrinks::new(copy.make_contiguous(), cx);
         let mut out = Vec::new();
         while let Some(candidate) = shrinks.pop() {
             out.push(VecDeque::from(candidate));
+        }
+        out
+    }
+
+    /// Each element's [`Mutate::duplicate`], front to back.
+    fn duplicate(&self) -> Self {
+        let mut out = VecDeque::with_capacity(self.len());
+        for element in self {
+            out.push_back(element.duplicate());
         }
         out
     }
