@@ -511,17 +511,15 @@ impl<T: Mutate> ShrinkBox<T> for Field<'_, Box<T>> {
 
 /// A `Vec` field's shrink candidates (see [`Field`]).
 pub trait ShrinkVec<'a, T> {
-    /// What `Vec::shrink` returns, run one level down at size 0, each shorter or replaced copy
-    /// made only when it is taken. `shrink` (`Vec<T>`'s) is not called.
-    fn shrinks<S>(&self, cx: &mut Context, shrink: S) -> SequenceShrinks<'a, T>;
+    /// What `Vec::shrink` returns, the elements shrunk one level down at size 0, each candidate
+    /// made only when it is taken (so they hold `cx` until then). `shrink` (`Vec<T>`'s) is not
+    /// called.
+    fn shrinks<'c, S>(&self, cx: &'c mut Context, shrink: S) -> SequenceShrinks<'a, 'c, T>;
 }
 
 impl<'a, T: Mutate> ShrinkVec<'a, T> for Field<'a, Vec<T>> {
-    fn shrinks<S>(&self, cx: &mut Context, _: S) -> SequenceShrinks<'a, T> {
-        let saved_size = cx.enter(0);
-        let shrinks = SequenceShrinks::new(self.0, cx);
-        cx.leave(saved_size);
-        shrinks
+    fn shrinks<'c, S>(&self, cx: &'c mut Context, _: S) -> SequenceShrinks<'a, 'c, T> {
+        SequenceShrinks::new(self.0, cx, true)
     }
 }
 

@@ -35,13 +35,14 @@ pub fn expand(container: &Container) -> TokenStream {
             });
             // `Field::shrinks` hands them out in order by `pop` (no `vec::IntoIter` compiled
             // per field type, and no `Vec` of candidates at all for `Option` and `Box` fields).
-            quote! {
+            // A block each: a `Vec` field's candidates hold `__cx` until they are dropped.
+            quote! {{
                 let mut __candidates = (&::typefuzz::__private::Field(#binding))
                     .shrinks(__cx, <#ty as ::typefuzz::Mutate>::shrink);
                 while let ::core::option::Option::Some(__candidate) = __candidates.pop() {
                     __out.push(#value);
                 }
-            }
+            }}
         });
         Some(quote!(#pattern => { #(#field_shrinks)* }))
     }));

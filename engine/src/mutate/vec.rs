@@ -420,65 +420,108 @@ pub(super) fn clone_without<T: Mutate>(items: &[T], removed: core::ops::Range<us
 /// A sequence's shrink candidates, handed out in order by [`pop`](Self::pop): the removals of
 /// `chunk_removals` (everything, then halves, quarters, ... down to single elements), then each
 /// of the first `SHRINK_ELEMENT_BUDGET` (256) elements replaced by each of its own first
-/// candidates (at least `SHRINK_PER_ELEMENT` (4) each, the budget spread over the elements). The elements' candidates are computed up front (they need the
-/// [`Context`]), each shorter or replaced copy only when it is taken, so that a `Vec` field of a
-/// derived type gets its candidates without a `Vec<Vec<T>>` of them (whose `push`, `pop`,
-/// growth and drop glue would be compiled once per element type; see
-/// [`Field`](crate::__private::Field)); `Vec::shrink` collects them.
-pub struct SequenceShrinks<'a, T> {
+/// candidates (at least `SHRINK_PER_ELEMENT` (4) each, the budget spread over the elements).
+/// Everything is made when it is taken: an element's candidates when the previous element's
+/// are used up (hence the [`Context`] it holds), each shorter or replaced copy when it is
+/// popped. A `Vec` field of a derived type so gets its candidates without a `Vec<Vec<T>>` of
+/// them (whose `push`, `pop`, growth and drop glue would be compiled once per element type;
+/// see [`Field`](crate::__private::Field)), and the bookkeeping is compiled once
+/// (`ShrinkPlan`); `Vec::shrink` collects them.
+pub struct SequenceShrinks<'a, 'c, T> {
     items: &'a [T],
-    /// Index ranges still to remove, last first.
-    removals: Vec<core::ops::Range<usize>>,
-    /// Indices of the elements still to replace, last first, one per candidate.
-    indices: Vec<usize>,
-    /// Their candidates, last first.
-    candidates: Vec<T>,
+    cx: &'c mut Context,
+    plan: ShrinkPlan,
+    /// The element whose candidates `own` holds.
+    index: usize,
+    /// Its candidates still to hand out, last first.
+    own: Vec<T>,
 }
 
-impl<'a, T: Mutate> SequenceShrinks<'a, T> {
-    pub(crate) fn new(items: &'a [T], cx: &mut Context) -> Self {
-        let len = items.len();
-        let mut indices = Vec::new();
-        let mut candidates = Vec::new();
-        // `None` for an empty sequence: no element to replace.
-        if let Some(share) = SHRINK_ELEMENT_BUDGET.checked_div(len) {
-            let per_element = share.max(SHRINK_PER_ELEMENT);
-            #[allow(clippy::needless_range_loop)] // an iterator would be compiled per element type
-            for index in 0..len.min(SHRINK_ELEMENT_BUDGET) {
-                let mut own = items[index].shrink(cx);
-                own.truncate(per_element);
-                // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per type.
-                crate::__private::reverse(&mut own);
-                while let Some(candidate) = own.pop() {
-                    indices.push(index);
-                    candidates.push(candidate);
-                }
-            }
-        }
-        crate::__private::reverse(&mut candidates);
-        SequenceShrinks {
-            items,
+/// What of a [`SequenceShrinks`] does not depend on the element type: compiled once.
+struct ShrinkPlan {
+    /// Index ranges still to remove, last first.
+    removals: Vec<core::ops::Range<usize>>,
+    /// The next element to replace by its candidates.
+    next: usize,
+    /// The elements replaced: `0..limit`.
+    limit: usize,
+    /// How many of each element's candidates are used.
+    per_element: usize,
+    /// Whether the elements are shrunk one level down at size 0 (a derived type's field), or
+    /// at the caller's level (`Vec::shrink` itself).
+    down: bool,
+}
+
+impl ShrinkPlan {
+    fn new(len: usize, down: bool) -> Self {
+        ShrinkPlan {
             removals: removals_last_first(len),
-            indices: last_first(indices),
-            candidates,
+            next: 0,
+            limit: len.min(SHRINK_ELEMENT_BUDGET),
+            // `None` for an empty sequence: no element to replace (`limit` is 0).
+            per_element: SHRINK_ELEMENT_BUDGET
+                .checked_div(len)
+                .map_or(0, |share| share.max(SHRINK_PER_ELEMENT)),
+            down,
+        }
+    }
+
+    /// The next element to shrink, if any, with the level to come back to ([`Self::leave`]).
+    fn next_element(&mut self, cx: &mut Context) -> Option<(usize, usize)> {
+        if self.next >= self.limit {
+            return None;
+        }
+        let index = self.next;
+        self.next += 1;
+        let saved_size = if self.down { cx.enter(0) } else { cx.size() };
+        Some((index, saved_size))
+    }
+
+    /// Back from shrinking an element.
+    fn leave(&self, cx: &mut Context, saved_size: usize) {
+        if self.down {
+            cx.leave(saved_size);
         }
     }
 }
 
-impl<T: Mutate> SequenceShrinks<'_, T> {
+impl<'a, 'c, T: Mutate> SequenceShrinks<'a, 'c, T> {
+    /// The candidates of `items`, each element shrunk one level down at size 0 if `down`.
+    pub(crate) fn new(items: &'a [T], cx: &'c mut Context, down: bool) -> Self {
+        SequenceShrinks {
+            items,
+            cx,
+            plan: ShrinkPlan::new(items.len(), down),
+            index: 0,
+            own: Vec::new(),
+        }
+    }
+}
+
+impl<T: Mutate> SequenceShrinks<'_, '_, T> {
     /// The next candidate.
     pub fn pop(&mut self) -> Option<Vec<T>> {
-        if let Some(removed) = self.removals.pop() {
+        if let Some(removed) = self.plan.removals.pop() {
             return Some(clone_without(self.items, removed));
         }
-        // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
-        match (self.indices.pop(), self.candidates.pop()) {
-            (Some(index), Some(candidate)) => {
+        loop {
+            if let Some(candidate) = self.own.pop() {
                 let mut replaced = T::duplicate_slice(self.items);
-                replaced[index] = candidate;
-                Some(replaced)
+                replaced[self.index] = candidate;
+                return Some(replaced);
             }
-            _ => None,
+            // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
+            let (index, saved_size) = match self.plan.next_element(self.cx) {
+                Some(next) => next,
+                None => return None,
+            };
+            let mut own = self.items[index].shrink(self.cx);
+            self.plan.leave(self.cx, saved_size);
+            own.truncate(self.plan.per_element);
+            // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per type.
+            crate::__private::reverse(&mut own);
+            self.index = index;
+            self.own = own;
         }
     }
 }
@@ -490,14 +533,8 @@ fn removals_last_first(len: usize) -> Vec<core::ops::Range<usize>> {
     removals
 }
 
-/// `indices`, reversed; compiled once.
-fn last_first(mut indices: Vec<usize>) -> Vec<usize> {
-    indices.reverse();
-    indices
-}
-
 /// `SequenceShrinks`' candidates, collected: what `shrink` returns.
-fn collect_shrinks<T: Mutate>(mut shrinks: SequenceShrinks<'_, T>) -> Vec<Vec<T>> {
+fn collect_shrinks<T: Mutate>(mut shrinks: SequenceShrinks<'_, '_, T>) -> Vec<Vec<T>> {
     let mut out = Vec::new();
     while let Some(candidate) = shrinks.pop() {
         out.push(candidate);
@@ -613,7 +650,7 @@ impl<T: Mutate> Mutate for Vec<T> {
     }
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        collect_shrinks(SequenceShrinks::new(self, cx))
+        collect_shrinks(SequenceShrinks::new(self, cx, false))
     }
 
     /// [`Mutate::duplicate_slice`] of the elements: at once for integers.
@@ -700,7 +737,7 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         let mut copy = self.duplicate();
-        let mut shrinks = SequenceShrinks::new(copy.make_contiguous(), cx);
+        let mut shrinks = SequenceShrinks::new(copy.make_contiguous(), cx, false);
         let mut out = Vec::new();
         while let Some(candidate) = shrinks.pop() {
             out.push(VecDeque::from(candidate));
