@@ -511,6 +511,7 @@ impl<T: Mutate> SequenceShrinks<'_, '_, T> {
                 return Some(replaced);
             }
             // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
+            #[allow(clippy::question_mark)]
             let (index, saved_size) = match self.plan.next_element(self.cx) {
                 Some(next) => next,
                 None => return None,
@@ -782,6 +783,51 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 #[cfg(test)]
 mod tests {
     use super::Sequence;
+    use crate::{Context, Mutate};
+
+    /// The candidates `SequenceShrinks` makes as they are taken are what its docs list, made
+    /// eagerly here: every removal of `chunk_removals` in order, then each element replaced by
+    /// each of its own first candidates, element by element; a derived type's `Vec` field
+    /// (`Field::shrinks`, elements one level down at size 0) gets the same list, and the
+    /// `Context` is back at its level after either.
+    #[test]
+    fn lazy_shrink_candidates_are_the_documented_list() {
+        let mut cx = Context::new(3);
+        for items in [
+            vec![],
+            vec![Some(7u16)],
+            vec![Some(300u16), None, Some(2), Some(0), Some(65_535)],
+            (0..70).map(|i| Some(i * 937)).collect(),
+        ] {
+            let mut expected: Vec<Vec<Option<u16>>> = super::chunk_removals(items.len())
+                .into_iter()
+                .map(|removed| super::clone_without(&items, removed))
+                .collect();
+            if let Some(share) = super::SHRINK_ELEMENT_BUDGET.checked_div(items.len()) {
+                let per_element = share.max(super::SHRINK_PER_ELEMENT);
+                for index in 0..items.len().min(super::SHRINK_ELEMENT_BUDGET) {
+                    for candidate in items[index].shrink(&mut cx).into_iter().take(per_element) {
+                        let mut replaced = items.clone();
+                        replaced[index] = candidate;
+                        expected.push(replaced);
+                    }
+                }
+            }
+            let (depth, size) = (cx.depth(), cx.size());
+            assert_eq!(items.shrink(&mut cx), expected, "Vec::shrink of {items:?}");
+            use crate::__private::{Field, ShrinkVec as _};
+            // As the derive writes it (the `&` picks the impl, see `Field`).
+            #[allow(clippy::needless_borrow)]
+            let mut field = (&Field(&items)).shrinks(&mut cx, <Vec<Option<u16>>>::shrink);
+            let mut taken = Vec::new();
+            while let Some(candidate) = field.pop() {
+                taken.push(candidate);
+            }
+            drop(field);
+            assert_eq!(taken, expected, "a field's candidates of {items:?}");
+            assert_eq!((cx.depth(), cx.size()), (depth, size));
+        }
+    }
 
     /// The byte-moving `Vec` operations leave the elements `Vec::insert`, `drain` and `swap`
     /// leave, on elements that own heap memory and have padding (a torn element or a double
