@@ -317,3 +317,76 @@ fn subtrees_and_faithful_mutation_are_never_paired() {
         assert!(!cx.mutate(&mut value).contains(&Operator::Paired));
     }
 }
+
+/// Subterms behind a tuple and an `Rc`: a fixed two per `Pair`, which the derive counts from a
+/// table instead of walking the value.
+#[derive(Clone, Debug, PartialEq, Mutate)]
+enum Fixed {
+    Leaf(u8),
+    Pair((Box<Fixed>, u8), std::rc::Rc<Fixed>),
+}
+
+/// Subterms in an `Option` and a `Vec`: as many as the value holds, counted by a walk.
+#[derive(Clone, Debug, PartialEq, Mutate)]
+enum Counted {
+    Leaf(u8),
+    Node(Option<Box<Counted>>, Vec<Counted>),
+}
+
+/// Every mutant of `start` with the subterm operator alone, over `draws` seeds.
+fn subterm_mutants<T: Mutate + Clone>(start: &T, draws: u64) -> Vec<T> {
+    let operators = Operators {
+        recursive: 0,
+        drop: 0,
+        grow: 0,
+        regenerate: 0,
+        ..Operators::default()
+    };
+    let mut cx = Context::new(0).with_operators(operators).with_max_size(8);
+    (0..draws)
+        .map(|seed| {
+            cx.reseed(seed);
+            let mut value = start.clone();
+            assert_eq!(cx.mutate(&mut value), [Operator::Subterm]);
+            value
+        })
+        .collect()
+}
+
+#[test]
+fn subterm_replaces_the_value_by_each_of_its_subterms_and_nothing_else() {
+    use std::rc::Rc;
+    let pair = Fixed::Pair((Box::new(Fixed::Leaf(1)), 9), Rc::new(Fixed::Leaf(2)));
+    let mutants = subterm_mutants(&pair, 200);
+    for leaf in [Fixed::Leaf(1), Fixed::Leaf(2)] {
+        let hits = mutants.iter().filter(|m| **m == leaf).count();
+        assert!(
+            (60..140).contains(&hits),
+            "{leaf:?} {hits} of 200: {mutants:?}"
+        );
+    }
+    assert!(mutants.iter().all(|m| matches!(m, Fixed::Leaf(1 | 2))));
+
+    for (value, subterms) in [
+        (
+            Counted::Node(Some(Box::new(Counted::Leaf(1))), vec![Counted::Leaf(2)]),
+            vec![Counted::Leaf(1), Counted::Leaf(2)],
+        ),
+        (
+            Counted::Node(
+                None,
+                vec![Counted::Leaf(3), Counted::Leaf(4), Counted::Leaf(5)],
+            ),
+            vec![Counted::Leaf(3), Counted::Leaf(4), Counted::Leaf(5)],
+        ),
+    ] {
+        let mutants = subterm_mutants(&value, 300);
+        for subterm in &subterms {
+            assert!(
+                mutants.contains(subterm),
+                "{subterm:?} never chosen from {value:?}"
+            );
+        }
+        assert!(mutants.iter().all(|m| subterms.contains(m)), "{mutants:?}");
+    }
+}

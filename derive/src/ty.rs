@@ -125,6 +125,24 @@ impl SelfType {
         }
     }
 
+    /// How many values of the container type [`visit`](Self::visit) finds in every value of
+    /// `ty`, when that does not depend on the value: 1 for `Self` and `Box<Self>`, 0 for a type
+    /// without one, the sum for a tuple; `None` for an `Option`, sequence or array holding one
+    /// (their count is the value's).
+    pub fn fixed_subterms(&self, ty: &Type) -> Option<usize> {
+        if self.is_self(ty) {
+            return Some(1);
+        }
+        match wrapper(ty) {
+            None => Some(0),
+            Some(Wrapper::Box(inner) | Wrapper::Shared(inner, _)) => self.fixed_subterms(inner),
+            Some(Wrapper::Option(inner) | Wrapper::Sequence(inner) | Wrapper::Array(inner)) => {
+                (self.fixed_subterms(inner)? == 0).then_some(0)
+            }
+            Some(Wrapper::Tuple(elems)) => elems.iter().map(|elem| self.fixed_subterms(elem)).sum(),
+        }
+    }
+
     /// A canonical string for type equality, with `Self` spelled as the container type.
     pub fn canonical(&self, ty: &Type) -> String {
         fn replace(tokens: TokenStream, full: &TokenStream, out: &mut TokenStream) {

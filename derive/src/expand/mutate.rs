@@ -53,10 +53,25 @@ pub fn expand(container: &Container) -> TokenStream {
         .map(|variant| variant.active_fields().count())
         .collect();
     let variant = variant_index(container, quote!(self));
-    let subterms = if recursive_type {
-        quote!(::typefuzz::__private::count_subterms(self))
-    } else {
-        quote!(0usize)
+    // Each variant's subterm count from a table when it does not depend on the value (`Box<Self>`
+    // fields, not `Option`s or `Vec`s of the type): no walk of the subterms on every mutation.
+    let fixed_subterms: Option<Vec<usize>> = (container.variants.iter())
+        .map(|variant| {
+            (variant.active_fields())
+                .map(|field| container.self_type.fixed_subterms(field.ty))
+                .sum()
+        })
+        .collect();
+    let subterms = match fixed_subterms {
+        _ if !recursive_type => quote!(0usize),
+        Some(counts) => {
+            let (element, table) = index_table(&counts);
+            quote!({
+                const __SUBTERMS: &[#element] = #table;
+                __SUBTERMS[__variant] as ::core::primitive::usize
+            })
+        }
+        None => quote!(::typefuzz::__private::count_subterms(self)),
     };
     let recursive_arms = match_self(container.variants.iter().map(|variant| {
         variant.active_fields().next()?;
