@@ -12,9 +12,14 @@
 //! which is then still the instrumented code's, so `-use_value_profile=1` keeps one feature set
 //! per comparison site instead of one for all of them.
 //!
-//! The wrappers are themselves instrumented code (cargo-fuzz instruments every crate), so they
-//! make no comparison of their own: a comparison would call the hook, i.e. the wrapper again.
-//! They store into the table at a slot computed by masks and shifts only.
+//! On x86-64 the wrappers are written in assembly (`global_asm!`), so they are not instrumented:
+//! a Rust wrapper is (cargo-fuzz instruments every crate) and cost about fifteen instructions per
+//! comparison even while typefuzz's mutator runs and the wrapper only returns (its own coverage
+//! counters, the stack-depth check, the mode read twice through the GOT); typefuzz's own encoding
+//! of each mutant makes several comparisons per element, and the Rust wrappers were a fifth to a
+//! quarter of a typed target's time. Elsewhere they are Rust, and make no comparison of their
+//! own: a comparison would call the hook, i.e. the wrapper again. Both store into the table at a
+//! slot computed by masks and shifts only.
 //!
 //! What reaches the mutator: [`fuzz_target!`](crate::fuzz_target) empties the table right before
 //! the property runs and notes how far it got when the body returns, before the closure drops
@@ -122,9 +127,13 @@ pub const CMPLOG_ONE_IN: u32 = 32;
 /// code, once per mutation.
 const CHAIN_PAIRS: usize = 8;
 /// log2 of the table's slots.
-const SLOTS_LOG2: u32 = 9;
+#[doc(hidden)]
+pub const SLOTS_LOG2: u32 = 9;
 /// Slots of the table: comparisons past the last slot overwrite it.
-const SLOTS: usize = 1 << SLOTS_LOG2;
+#[doc(hidden)]
+pub const SLOTS: usize = 1 << SLOTS_LOG2;
+// The assembly wrappers of `__wrap_comparison_hooks!` write these two numbers out.
+const _: () = assert!(SLOTS_LOG2 == 9 && SLOTS - 1 == 511);
 /// The width marking a `switch` entry: `right` is then the address of the hook's case table.
 const SWITCH: u8 = 0;
 /// How many cases of one `switch` are logged at most.
@@ -135,11 +144,16 @@ const RUNNING: usize = usize::MAX;
 /// The comparison table, one entry per slot in three arrays. Global rather than per thread: a
 /// wrapper must not compare, and a lazily initialized thread-local checks its state. Relaxed
 /// atomics: a property's own threads may race on a slot, which only garbles that entry.
-static LEFT: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
-static RIGHT: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
-static WIDTH: [AtomicU8; SLOTS] = [const { AtomicU8::new(0) }; SLOTS];
+/// Public for the assembly wrappers only (see [`__wrap_comparison_hooks`](crate::__wrap_comparison_hooks)).
+#[doc(hidden)]
+pub static LEFT: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
+#[doc(hidden)]
+pub static RIGHT: [AtomicU64; SLOTS] = [const { AtomicU64::new(0) }; SLOTS];
+#[doc(hidden)]
+pub static WIDTH: [AtomicU8; SLOTS] = [const { AtomicU8::new(0) }; SLOTS];
 /// The next slot to write, at most `SLOTS - 1`.
-static NEXT: AtomicUsize = AtomicUsize::new(0);
+#[doc(hidden)]
+pub static NEXT: AtomicUsize = AtomicUsize::new(0);
 /// How many slots the last property call filled, or [`RUNNING`].
 static LOGGED: AtomicUsize = AtomicUsize::new(0);
 
@@ -439,7 +453,78 @@ fn pick<'c>(found: &'c [Candidate], cx: &mut Context) -> Option<&'c Candidate> {
 #[macro_export]
 macro_rules! __wrap_comparison_hooks {
     () => {
-        $crate::__wrap_comparison_hooks! {
+        #[cfg(target_arch = "x86_64")]
+        $crate::__wrap_comparison_hooks!(@asm);
+        #[cfg(not(target_arch = "x86_64"))]
+        const _: () = {
+            $crate::__wrap_comparison_hooks!(@rust);
+        };
+    };
+    // x86-64: written in assembly, so that the wrappers are not instrumented. Rust wrappers are
+    // (cargo-fuzz instruments every crate): each call counted its own blocks, tracked the stack
+    // depth and read the mode through the GOT twice, about fifteen instructions per comparison
+    // while typefuzz's mutator runs (when the wrapper only returns), which made the wrappers a
+    // fifth of a typed target's time. Each does what `record` and the Rust wrapper do: nothing
+    // while the mutator runs (`MODE` is `SKIP`, 1), else the operands (zero-extended to 64
+    // bits) into the next slot, then, unless the mutator's own property run is recording
+    // (`RECORD`, 2), a jump to libFuzzer's hook with the instrumented code's return address
+    // still on the stack.
+    (@asm) => {
+        $crate::__wrap_comparison_hooks! {@asm
+            __wrap___sanitizer_cov_trace_cmp1, __real___sanitizer_cov_trace_cmp1, "1", "movzx edi, dil", "movzx esi, sil";
+            __wrap___sanitizer_cov_trace_cmp2, __real___sanitizer_cov_trace_cmp2, "2", "movzx edi, di", "movzx esi, si";
+            __wrap___sanitizer_cov_trace_cmp4, __real___sanitizer_cov_trace_cmp4, "4", "mov edi, edi", "mov esi, esi";
+            __wrap___sanitizer_cov_trace_cmp8, __real___sanitizer_cov_trace_cmp8, "8", "", "";
+            __wrap___sanitizer_cov_trace_const_cmp1, __real___sanitizer_cov_trace_const_cmp1, "1", "movzx edi, dil", "movzx esi, sil";
+            __wrap___sanitizer_cov_trace_const_cmp2, __real___sanitizer_cov_trace_const_cmp2, "2", "movzx edi, di", "movzx esi, si";
+            __wrap___sanitizer_cov_trace_const_cmp4, __real___sanitizer_cov_trace_const_cmp4, "4", "mov edi, edi", "mov esi, esi";
+            __wrap___sanitizer_cov_trace_const_cmp8, __real___sanitizer_cov_trace_const_cmp8, "8", "", "";
+            // The value and the address of the case table (`SWITCH`, width 0).
+            __wrap___sanitizer_cov_trace_switch, __real___sanitizer_cov_trace_switch, "0", "", "";
+        }
+    };
+    (@asm $($wrapper:ident, $real:ident, $width:literal, $extend_left:literal, $extend_right:literal;)*) => {
+        $(
+            ::core::arch::global_asm!(
+                concat!(".globl ", stringify!($wrapper)),
+                concat!(".type ", stringify!($wrapper), ",@function"),
+                ".p2align 4",
+                concat!(stringify!($wrapper), ":"),
+                "mov rax, qword ptr [rip + {mode}]",
+                "cmp rax, 1",
+                "je 2f",
+                $extend_left,
+                $extend_right,
+                "mov rcx, qword ptr [rip + {next}]",
+                // `SLOTS - 1` and `SLOTS_LOG2` (checked where they are defined).
+                "and ecx, 511",
+                "lea rdx, [rip + {left}]",
+                "mov qword ptr [rdx + rcx * 8], rdi",
+                "lea rdx, [rip + {right}]",
+                "mov qword ptr [rdx + rcx * 8], rsi",
+                "lea rdx, [rip + {width}]",
+                concat!("mov byte ptr [rdx + rcx], ", $width),
+                "lea rdx, [rcx + 1]",
+                "mov r8, rdx",
+                "shr r8, 9",
+                "sub rdx, r8",
+                "mov qword ptr [rip + {next}], rdx",
+                "test rax, rax",
+                "jne 2f",
+                concat!("jmp ", stringify!($real)),
+                "2:",
+                "ret",
+                concat!(".size ", stringify!($wrapper), ", . - ", stringify!($wrapper)),
+                mode = sym $crate::__private::cmplog_table::MODE,
+                next = sym $crate::__private::cmplog_table::NEXT,
+                left = sym $crate::__private::cmplog_table::LEFT,
+                right = sym $crate::__private::cmplog_table::RIGHT,
+                width = sym $crate::__private::cmplog_table::WIDTH,
+            );
+        )*
+    };
+    (@rust) => {
+        $crate::__wrap_comparison_hooks! {@rust
             __wrap___sanitizer_cov_trace_cmp1 => __real___sanitizer_cov_trace_cmp1(u8, 1);
             __wrap___sanitizer_cov_trace_cmp2 => __real___sanitizer_cov_trace_cmp2(u16, 2);
             __wrap___sanitizer_cov_trace_cmp4 => __real___sanitizer_cov_trace_cmp4(u32, 4);
@@ -470,7 +555,7 @@ macro_rules! __wrap_comparison_hooks {
             }
         }
     };
-    ($($wrapper:ident => $real:ident ($ty:ty, $width:expr);)*) => {
+    (@rust $($wrapper:ident => $real:ident ($ty:ty, $width:expr);)*) => {
         extern "C" {
             $(fn $real(left: $ty, right: $ty);)*
         }
@@ -499,7 +584,8 @@ macro_rules! __wrap_comparison_hooks {
 /// (nothing), [`RECORD`] while the mutator runs the property on a corpus input to log its
 /// comparisons (record only). A pointer: SanitizerCoverage traces integer comparisons only, so
 /// testing it does not call a comparison hook.
-static MODE: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
+#[doc(hidden)]
+pub static MODE: AtomicPtr<()> = AtomicPtr::new(std::ptr::null_mut());
 /// [`MODE`] while typefuzz's mutator or crossover runs.
 const SKIP: *mut () = std::ptr::NonNull::<u8>::dangling().cast::<()>().as_ptr();
 /// [`MODE`] while the mutator runs the property on a corpus input (typed CmpLog's seed run).

@@ -174,6 +174,11 @@ pub use target::{initialize, run, test_input};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::cmplog::{end_execution, fuzzing, record, record_switch, recording};
+
+    /// The comparison table and mode the assembly wrappers of `__wrap_comparison_hooks!` use.
+    pub mod cmplog_table {
+        pub use crate::cmplog::{LEFT, MODE, NEXT, RIGHT, WIDTH};
+    }
     pub use libfuzzer_sys;
 
     /// The per-thread [`InputCache`](crate::InputCache) `fuzz_target!` declares.
@@ -348,11 +353,12 @@ macro_rules! fuzz_target {
         returned
     }};
     (@expand $init:expr, $ty:ty, $property:expr) => {
-        const _: () = {
-            // Typed CmpLog: set with the link arguments by the fuzz crate's build script.
-            #[cfg(typefuzz_cmplog)]
-            $crate::__wrap_comparison_hooks!();
+        // Typed CmpLog: set with the link arguments by the fuzz crate's build script. Outside the
+        // block below: the wrappers are assembly (`global_asm!`) on x86-64, an item of a module.
+        #[cfg(typefuzz_cmplog)]
+        $crate::__wrap_comparison_hooks!();
 
+        const _: () = {
             ::std::thread_local! {
                 /// Decoded inputs kept between libFuzzer's calls (see `InputCache`).
                 static INPUTS: ::core::cell::RefCell<$crate::InputCache<$ty>> =
