@@ -453,9 +453,10 @@ fn pick<'c>(found: &'c [Candidate], cx: &mut Context) -> Option<&'c Candidate> {
 #[macro_export]
 macro_rules! __wrap_comparison_hooks {
     () => {
-        #[cfg(target_arch = "x86_64")]
+        // ELF directives (`.type`, `.size`): x86-64 Linux, where `-Wl,--wrap` applies anyway.
+        #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
         $crate::__wrap_comparison_hooks!(@asm);
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
         const _: () = {
             $crate::__wrap_comparison_hooks!(@rust);
         };
