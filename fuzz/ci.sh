@@ -49,7 +49,7 @@ if command -v objdump >/dev/null; then
         # No call (a comparison hook would come back here; libFuzzer's hook called rather than
         # jumped to would see the wrapper as the comparison's site), and a jump to libFuzzer's.
         if grep -q "call" <<< "$body"; then fail "__wrap___sanitizer_cov_trace_$hook makes a call"; fi
-        # (On x86-64 the wrappers are assembly and jump straight to the hook; elsewhere, Rust
+        # (On x86-64 Linux the wrappers are assembly and jump straight to the hook; elsewhere, Rust
         # through the GOT.)
         grep -Eq "jmp +(\*|[0-9a-f]+ <__sanitizer_cov_trace_$hook>)" <<< "$body" \
             || fail "__wrap___sanitizer_cov_trace_$hook does not jump on"

@@ -12,7 +12,8 @@
 //! which is then still the instrumented code's, so `-use_value_profile=1` keeps one feature set
 //! per comparison site instead of one for all of them.
 //!
-//! On x86-64 the wrappers are written in assembly (`global_asm!`), so they are not instrumented:
+//! On x86-64 Linux the wrappers are written in assembly (`global_asm!`), so they are not
+//! instrumented:
 //! a Rust wrapper is (cargo-fuzz instruments every crate) and cost about fifteen instructions per
 //! comparison even while typefuzz's mutator runs and the wrapper only returns (its own coverage
 //! counters, the stack-depth check, the mode read twice through the GOT); typefuzz's own encoding
@@ -461,7 +462,7 @@ macro_rules! __wrap_comparison_hooks {
             $crate::__wrap_comparison_hooks!(@rust);
         };
     };
-    // x86-64: written in assembly, so that the wrappers are not instrumented. Rust wrappers are
+    // x86-64 Linux: written in assembly, so that the wrappers are not instrumented. Rust wrappers are
     // (cargo-fuzz instruments every crate): each call counted its own blocks, tracked the stack
     // depth and read the mode through the GOT twice, about fifteen instructions per comparison
     // while typefuzz's mutator runs (when the wrapper only returns), which made the wrappers a

@@ -354,7 +354,7 @@ macro_rules! fuzz_target {
     }};
     (@expand $init:expr, $ty:ty, $property:expr) => {
         // Typed CmpLog: set with the link arguments by the fuzz crate's build script. Outside the
-        // block below: the wrappers are assembly (`global_asm!`) on x86-64, an item of a module.
+        // block below: the wrappers are assembly (`global_asm!`) on x86-64 Linux, a module item.
         #[cfg(typefuzz_cmplog)]
         $crate::__wrap_comparison_hooks!();
 
