@@ -13,12 +13,11 @@
 //! per comparison site instead of one for all of them.
 //!
 //! On x86-64 Linux the wrappers are written in assembly (`global_asm!`), so they are not
-//! instrumented:
-//! a Rust wrapper is (cargo-fuzz instruments every crate) and cost about fifteen instructions per
-//! comparison even while typefuzz's mutator runs and the wrapper only returns (its own coverage
-//! counters, the stack-depth check, the mode read twice through the GOT); typefuzz's own encoding
-//! of each mutant makes several comparisons per element, and the Rust wrappers were a fifth to a
-//! quarter of a typed target's time. Elsewhere they are Rust, and make no comparison of their
+//! instrumented: a Rust wrapper is (cargo-fuzz instruments every crate) and cost about fifteen
+//! instructions per comparison even while typefuzz's mutator runs and the wrapper only returns
+//! (its own coverage counters, the stack-depth check, the mode read twice through the GOT);
+//! typefuzz's own encoding of each mutant makes several comparisons per element, and the Rust
+//! wrappers were a fifth to a quarter of a typed target's time. Elsewhere they are Rust, and make no comparison of their
 //! own: a comparison would call the hook, i.e. the wrapper again. Both store into the table at a
 //! slot computed by masks and shifts only.
 //!
