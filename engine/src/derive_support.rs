@@ -196,9 +196,13 @@ pub fn split_size(size: usize, parts: usize) -> usize {
 /// assert_eq!((cx.depth(), cx.size()), (0, size));
 /// ```
 pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Context) -> T) -> T {
+    let depth = cx.depth;
     let saved_size = cx.enter(size);
     let value = generate(cx);
-    cx.leave(saved_size);
+    // `cx.leave(saved_size)` as plain stores: in debug builds a call while `value` is held needs
+    // an unwind cleanup dropping it, compiled once per field type of every derived type.
+    cx.depth = depth;
+    cx.size = saved_size;
     value
 }
 
@@ -762,12 +766,13 @@ pub fn resume(cx: &mut Context, recording: bool) {
 /// assert_eq!(x, [2, 3]);
 /// ```
 pub fn replace<T: Mutate>(value: &mut T, new: T, cx: &mut Context) {
-    let old = core::mem::replace(value, new);
-    let log = cx.undo_log();
-    if log.is_recording() {
-        log.keep(value, old);
+    // The log's state read as a field, not through its accessors: a call while `new` or `old`
+    // is held would need an unwind cleanup dropping it, compiled once per type.
+    if cx.undo.recording {
+        let old = core::mem::replace(value, new);
+        cx.undo.keep(value, old);
     } else {
-        dispose(old);
+        dispose(core::mem::replace(value, new));
     }
 }
 

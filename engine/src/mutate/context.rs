@@ -103,13 +103,13 @@ fn too_deep() -> ! {
 #[derive(Clone, Debug)]
 pub struct Context {
     rng: fastrand::Rng,
-    size: usize,
+    pub(crate) size: usize,
     max_size: usize,
-    depth: usize,
+    pub(crate) depth: usize,
     operators: Operators,
     trace: Vec<Operator>,
     probe: Probe,
-    undo: super::undo::UndoLog,
+    pub(crate) undo: super::undo::UndoLog,
     /// Armed by constructor grow's wrap (see [`Hole`]).
     hole: Option<Hole>,
 }

@@ -279,7 +279,7 @@ impl Drop for Record {
 /// the [`Context`](super::Context); records nothing unless the engine started it.
 #[derive(Default)]
 pub(crate) struct UndoLog {
-    recording: bool,
+    pub(crate) recording: bool,
     records: Vec<Record>,
     /// The hops of the mutation from the root down to where it is now ([`enter`](Self::enter)).
     hops: Vec<Hop>,

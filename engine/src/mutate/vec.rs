@@ -148,8 +148,10 @@ impl<T> Sequence<T> for Vec<T> {
     // whose shifting, iterators and drop guards would be compiled once more per element type:
     // the same elements in the same order as theirs, in O(len) moves.
     fn insert_at(&mut self, index: usize, value: T) {
-        assert!(index <= self.len(), "insertion index within the vector");
+        // Checked after the push (the vector then has one element more): a call while `value`
+        // is held would need an unwind cleanup dropping it, compiled once per element type.
         self.push(value);
+        assert!(index < self.len(), "insertion index within the vector");
         // The new last element moves to `index`, the ones from `index` on one place up.
         let size = core::mem::size_of::<T>();
         rotate_bytes(element_bytes(self, index), size, Rotation::Right);
@@ -516,13 +518,14 @@ impl<T: Mutate> SequenceShrinks<'_, '_, T> {
                 Some(next) => next,
                 None => return None,
             };
-            let mut own = self.items[index].shrink(self.cx);
+            // Into `self.own` (empty here) at once and trimmed there: a local `Vec` held across
+            // the calls below would need unwind cleanups dropping it, compiled once per type.
+            self.own = self.items[index].shrink(self.cx);
             self.plan.leave(self.cx, saved_size);
-            own.truncate(self.plan.per_element);
+            self.own.truncate(self.plan.per_element);
             // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per type.
-            crate::__private::reverse(&mut own);
+            crate::__private::reverse(&mut self.own);
             self.index = index;
-            self.own = own;
         }
     }
 }
