@@ -3,6 +3,7 @@
 //! They add no level of their own: the derive, which sees `Box<Self>` fields, is what charges
 //! recursion through them against the size budget. Shrinking follows `T`'s order.
 
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -18,12 +19,15 @@ use crate::{Context, Mutate};
 /// `pop` after a [`reverse`](crate::__private::reverse) instead of
 /// `into_iter().map(wrap).collect()`, whose iterator adapters and in-place collection (or, for
 /// a plain `for` loop, `vec::IntoIter`) would be compiled once per payload type.
-pub(super) fn wrap_each<T, P>(out: &mut Vec<P>, mut candidates: Vec<T>, wrap: fn(T) -> P) {
+pub(super) fn wrap_each<T, P>(out: &mut Vec<P>, candidates: Vec<T>, wrap: fn(T) -> P) {
+    // Held without drop glue across the calls (see "Unwind cleanups" in `derive_support.rs`).
+    let mut candidates = ManuallyDrop::new(candidates);
     out.reserve(candidates.len());
     crate::__private::reverse(&mut candidates);
     while let Some(candidate) = candidates.pop() {
         out.push(wrap(candidate));
     }
+    drop(ManuallyDrop::into_inner(candidates));
 }
 
 /// The shrink candidates of `payload`, each wrapped by `wrap`.
@@ -32,9 +36,10 @@ pub(super) fn shrink_wrapped<T: Mutate, P>(
     cx: &mut Context,
     wrap: fn(T) -> P,
 ) -> Vec<P> {
-    let mut out = Vec::new();
+    // Held without drop glue across `shrink` (see "Unwind cleanups" in `derive_support.rs`).
+    let mut out = ManuallyDrop::new(Vec::new());
     wrap_each(&mut out, payload.shrink(cx), wrap);
-    out
+    ManuallyDrop::into_inner(out)
 }
 
 /// Delegates every operation to the boxed value.

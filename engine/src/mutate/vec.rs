@@ -9,7 +9,7 @@
 //! length the lexicographic product of well-founded orders is well-founded, hence so is this.
 
 use std::collections::VecDeque;
-use std::mem::MaybeUninit;
+use std::mem::{ManuallyDrop, MaybeUninit};
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
@@ -148,8 +148,8 @@ impl<T> Sequence<T> for Vec<T> {
     // whose shifting, iterators and drop guards would be compiled once more per element type:
     // the same elements in the same order as theirs, in O(len) moves.
     fn insert_at(&mut self, index: usize, value: T) {
-        // Checked after the push (the vector then has one element more): a call while `value`
-        // is held would need an unwind cleanup dropping it, compiled once per element type.
+        // Checked after the push (the vector then has one element more): no call while `value`
+        // is held (see "Unwind cleanups" in `derive_support.rs`).
         self.push(value);
         assert!(index < self.len(), "insertion index within the vector");
         // The new last element moves to `index`, the ones from `index` on one place up.
@@ -267,11 +267,13 @@ fn generate_elements<T: Mutate>(cx: &mut Context) -> Vec<T> {
     let size = cx.size();
     let len = cx.below(size + 1);
     let child = split_size(size, len);
-    let mut elements = Vec::with_capacity(len);
+    // Without drop glue while the elements are generated (see "Unwind cleanups" in
+    // `derive_support.rs`).
+    let mut elements = ManuallyDrop::new(Vec::with_capacity(len));
     for _ in 0..len {
         elements.push(crate::__private::generate_field(cx, child, T::generate));
     }
-    elements
+    ManuallyDrop::into_inner(elements)
 }
 
 /// One sequence mutation as [`plan_sequence`] chooses it: operation and indices, drawn from the
@@ -410,13 +412,14 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Mutate>(seq: &mut S, cx: &mut Con
 /// [`Mutate::duplicate`]; with `0..0`, the default [`Mutate::duplicate_slice`].
 #[allow(clippy::needless_range_loop)] // `enumerate` would be one more iterator per element type
 pub(super) fn clone_without<T: Mutate>(items: &[T], removed: core::ops::Range<usize>) -> Vec<T> {
-    let mut out = Vec::with_capacity(items.len() - removed.len());
+    // Held without drop glue, as in `generate_elements`.
+    let mut out = ManuallyDrop::new(Vec::with_capacity(items.len() - removed.len()));
     for index in 0..items.len() {
         if !removed.contains(&index) {
             out.push(items[index].duplicate());
         }
     }
-    out
+    ManuallyDrop::into_inner(out)
 }
 
 /// A sequence's shrink candidates, handed out in order by [`pop`](Self::pop): the removals of
@@ -495,7 +498,8 @@ impl<'a, 'c, T: Mutate> SequenceShrinks<'a, 'c, T> {
             cx,
             plan: ShrinkPlan::new(items.len(), down),
             index: 0,
-            own: Vec::new(),
+            // A constant, not a call made while `plan` is held (see `SequenceShrinks::pop`).
+            own: const { Vec::new() },
         }
     }
 }
@@ -518,8 +522,8 @@ impl<T: Mutate> SequenceShrinks<'_, '_, T> {
                 Some(next) => next,
                 None => return None,
             };
-            // Into `self.own` (empty here) at once and trimmed there: a local `Vec` held across
-            // the calls below would need unwind cleanups dropping it, compiled once per type.
+            // Into `self.own` (empty here) at once and trimmed there: no local held across the
+            // calls below (see "Unwind cleanups" in `derive_support.rs`).
             self.own = self.items[index].shrink(self.cx);
             self.plan.leave(self.cx, saved_size);
             self.own.truncate(self.plan.per_element);
@@ -539,11 +543,12 @@ fn removals_last_first(len: usize) -> Vec<core::ops::Range<usize>> {
 
 /// `SequenceShrinks`' candidates, collected: what `shrink` returns.
 fn collect_shrinks<T: Mutate>(mut shrinks: SequenceShrinks<'_, '_, T>) -> Vec<Vec<T>> {
-    let mut out = Vec::new();
+    // Held without drop glue, as in `generate_elements`.
+    let mut out = ManuallyDrop::new(Vec::new());
     while let Some(candidate) = shrinks.pop() {
         out.push(candidate);
     }
-    out
+    ManuallyDrop::into_inner(out)
 }
 
 /// The index ranges a shrink deletes from a collection of `len` elements, as delta debugging
@@ -611,11 +616,12 @@ fn hash_elements<T: Mutate, S: Sequence<T>>(seq: &S, hasher: &mut crate::mutate:
 fn decode_elements<T: Mutate>(input: &mut Decoder<'_>) -> Vec<T> {
     // `read_len` is capped by the decoder's element budget: O(input length) elements in total.
     let len = input.read_len();
-    let mut elements = Vec::with_capacity(len);
+    // Held without drop glue, as in `generate_elements`.
+    let mut elements = ManuallyDrop::new(Vec::with_capacity(len));
     for _ in 0..len {
         elements.push(T::decode(input));
     }
-    elements
+    ManuallyDrop::into_inner(elements)
 }
 
 /// Collections of at most `cx.size()` elements. Mutations insert a fresh element, duplicate one,
