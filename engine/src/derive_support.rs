@@ -459,10 +459,11 @@ impl<T> ShrinkAny<T> for &Field<'_, T> {
     fn shrinks(&self, cx: &mut Context, shrink: fn(&T, &mut Context) -> Vec<T>) -> Vec<T> {
         // `Context::descend` without its closure (one instantiation fewer per field type).
         let saved_size = cx.enter(0);
-        let mut candidates = shrink(self.0, cx);
+        // Held without drop glue across the calls (see the module docs).
+        let mut candidates = ManuallyDrop::new(shrink(self.0, cx));
         cx.leave(saved_size);
         reverse(&mut candidates);
-        candidates
+        ManuallyDrop::into_inner(candidates)
     }
 }
 
@@ -476,13 +477,17 @@ pub trait ShrinkOption<T> {
 impl<T: Mutate> ShrinkOption<T> for Field<'_, Option<T>> {
     fn shrinks<S>(&self, cx: &mut Context, _: S) -> OptionShrinks<T> {
         let saved_size = cx.enter(0);
-        let (none, mut payload) = match self.0 {
-            None => (false, Vec::new()),
-            Some(payload) => (true, payload.shrink(cx)),
-        };
+        // Held without drop glue across the calls (see the module docs).
+        let mut payload = ManuallyDrop::new(match self.0 {
+            None => Vec::new(),
+            Some(payload) => payload.shrink(cx),
+        });
         cx.leave(saved_size);
         reverse(&mut payload);
-        OptionShrinks { none, payload }
+        OptionShrinks {
+            none: self.0.is_some(),
+            payload: ManuallyDrop::into_inner(payload),
+        }
     }
 }
 
@@ -519,10 +524,11 @@ pub trait ShrinkBox<T> {
 impl<T: Mutate> ShrinkBox<T> for Field<'_, Box<T>> {
     fn shrinks<S>(&self, cx: &mut Context, _: S) -> BoxShrinks<T> {
         let saved_size = cx.enter(0);
-        let mut candidates = (**self.0).shrink(cx);
+        // Held without drop glue across the calls (see the module docs).
+        let mut candidates = ManuallyDrop::new((**self.0).shrink(cx));
         cx.leave(saved_size);
         reverse(&mut candidates);
-        BoxShrinks(candidates)
+        BoxShrinks(ManuallyDrop::into_inner(candidates))
     }
 }
 

@@ -77,12 +77,14 @@ impl<T: Mutate> Mutate for Option<T> {
             Some(Family::Grow) => {
                 cx.record(Operator::ConstructorGrow);
                 cx.save(self);
-                *self = Some(generate_child(cx));
+                // `Option::replace`, not an assignment, whose drop of the old payload would need an
+                // unwind cleanup (see "Unwind cleanups" in `derive_support.rs`).
+                drop(self.replace(generate_child(cx)));
             }
             Some(Family::Drop) => {
                 cx.record(Operator::ConstructorDrop);
                 cx.save(self);
-                *self = None;
+                drop(self.take());
             }
             Some(Family::Recursive) => {
                 if let Some(payload) = self {
@@ -165,11 +167,13 @@ impl<T: Mutate> Mutate for Option<T> {
     /// The variant (`None` is 0, `Some` 1), then the payload.
     fn visit_leaves(&mut self, leaves: &mut Leaves<'_>) {
         match leaves.variant(u64::from(self.is_some()), 2) {
-            Some(0) => *self = None,
+            // Without assignments, as in `mutate`.
+            Some(0) => drop(self.take()),
             Some(_) => {
                 let cx = leaves.context();
                 let size = cx.size();
-                *self = Some(crate::__private::generate_field(cx, size, T::generate));
+                let fresh = crate::__private::generate_field(cx, size, T::generate);
+                drop(self.replace(fresh));
             }
             None => {}
         }
