@@ -740,16 +740,22 @@ pub fn count_subterms<T: Mutate>(value: &T) -> usize {
 /// ```
 pub fn replace_subterm<T: Mutate>(value: &mut T, index: usize, replacement: T) -> Option<T> {
     let mut remaining = index;
-    let mut replacement = Some(replacement);
-    let mut replaced = None;
+    // Both held without drop glue across the walk and reached through plain references inside
+    // it (see the module docs).
+    let mut replacement = ManuallyDrop::new(Some(replacement));
+    let mut replaced = ManuallyDrop::new(None);
+    let (new_value, old_value): (&mut Option<T>, &mut Option<T>) =
+        (&mut replacement, &mut replaced);
     value.visit_subterms_mut(&mut |subterm| {
         if remaining > 0 {
             remaining -= 1;
-        } else if let Some(new) = replacement.take() {
-            replaced = Some(core::mem::replace(subterm, new));
+        } else if let Some(new) = new_value.take() {
+            let old = core::mem::replace(subterm, new);
+            drop(old_value.replace(old));
         }
     });
-    replaced
+    drop(ManuallyDrop::into_inner(replacement));
+    ManuallyDrop::into_inner(replaced)
 }
 
 /// Before the derived `mutate` mutates a field with its own mutator (`#[mutate(with = ...)]`):

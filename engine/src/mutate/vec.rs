@@ -512,9 +512,16 @@ impl<T: Mutate> SequenceShrinks<'_, '_, T> {
         }
         loop {
             if let Some(candidate) = self.own.pop() {
-                let mut replaced = T::duplicate_slice(self.items);
-                replaced[self.index] = candidate;
-                return Some(replaced);
+                // Both held without drop glue across the calls, the element swapped in by
+                // `replace` rather than assigned (see "Unwind cleanups" in `derive_support.rs`).
+                let candidate = ManuallyDrop::new(candidate);
+                let mut replaced = ManuallyDrop::new(T::duplicate_slice(self.items));
+                let slot = &mut replaced[self.index];
+                drop(core::mem::replace(
+                    slot,
+                    ManuallyDrop::into_inner(candidate),
+                ));
+                return Some(ManuallyDrop::into_inner(replaced));
             }
             // `match` rather than `?`, whose `Try` impls would be compiled once more per type.
             #[allow(clippy::question_mark)]
@@ -524,7 +531,10 @@ impl<T: Mutate> SequenceShrinks<'_, '_, T> {
             };
             // Into `self.own` (empty here) at once and trimmed there: no local held across the
             // calls below (see "Unwind cleanups" in `derive_support.rs`).
-            self.own = self.items[index].shrink(self.cx);
+            drop(core::mem::replace(
+                &mut self.own,
+                self.items[index].shrink(self.cx),
+            ));
             self.plan.leave(self.cx, saved_size);
             self.own.truncate(self.plan.per_element);
             // Taken in order by `pop` (see `wrap_each`): no `vec::IntoIter` per type.
