@@ -684,7 +684,8 @@ fn visit_subterms_with<T: Mutate>(value: &T, mut visit: Visit<'_, T>) {
         Visit::Clone(out) => out.push(subterm.duplicate()),
         Visit::CloneNth(left, found) => {
             if *left == 0 && found.is_none() {
-                **found = Some(subterm.duplicate());
+                // Not an assignment, whose drop of the old value needs a cleanup block.
+                drop(found.replace(subterm.duplicate()));
             }
             *left = left.wrapping_sub(1);
         }

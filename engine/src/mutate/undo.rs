@@ -157,13 +157,19 @@ unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), index: usize) {
     // SAFETY: the caller's.
     let place = unsafe { &mut *slot.cast::<T>() };
     // Placeholders at size 0 from a context of its own: undoing draws nothing from the search's.
-    let mut cx = super::Context::new(0);
-    let mut wrapper = mem::replace(place, cx.generate_sized(0));
+    // It and the wrapper are held without drop glue across the calls, reached through plain
+    // references (see "Unwind cleanups" in `derive_support.rs`).
+    let mut context = ManuallyDrop::new(super::Context::new(0));
+    let cx: &mut super::Context = &mut context;
+    let mut wrapper = ManuallyDrop::new(mem::replace(place, cx.generate_sized(0)));
+    let inside: &mut T = &mut wrapper;
     let placeholder = cx.generate_sized(0);
-    match crate::__private::replace_subterm(&mut wrapper, index, placeholder) {
-        Some(original) => *place = original,
+    match crate::__private::replace_subterm(inside, index, placeholder) {
+        Some(original) => drop(mem::replace(place, original)),
         None => unreachable!("a wrapper keeps its subterm until undone"),
     }
+    drop(ManuallyDrop::into_inner(wrapper));
+    drop(ManuallyDrop::into_inner(context));
 }
 
 impl Record {
