@@ -1011,9 +1011,11 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
     let size = (2 * nodes + 1).min(budget);
     for _ in 0..WRAP_ATTEMPTS {
         cx.arm_hole();
-        let mut fresh: T = cx.generate_sized(size);
+        // The wrapper is held without drop glue across the calls below, reached through a plain
+        // reference (see the module docs).
+        let mut fresh = ManuallyDrop::new(cx.generate_sized::<T>(size));
         let hole = cx.disarm_hole();
-        let mut slots = count_subterms(&fresh);
+        let mut slots = count_subterms(&*fresh);
         // The wrapper's `Box<Self>` fields came as leaves. When they are all its subterms, the
         // one the value takes needs nothing more; else (other subterms, in a `Vec<Self>` say,
         // at unknown places among them) the wrapper is made again from the same random state
@@ -1021,16 +1023,18 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
         let leaves = hole.fields > 0 && hole.fields == slots;
         if hole.fields > 0 && !leaves {
             cx.rng().seed(hole.state);
-            dispose(fresh);
-            fresh = cx.generate_sized(size);
-            slots = count_subterms(&fresh);
+            dispose(ManuallyDrop::into_inner(fresh));
+            fresh = ManuallyDrop::new(cx.generate_sized(size));
+            slots = count_subterms(&*fresh);
         }
         if slots == 0 {
+            drop(ManuallyDrop::into_inner(fresh));
             continue;
         }
         let slot = cx.below(slots);
+        let wrapper: &mut T = &mut fresh;
         let inner = take_moved(value, cx);
-        if let Some(replaced) = replace_subterm(&mut fresh, slot, inner) {
+        if let Some(replaced) = replace_subterm(wrapper, slot, inner) {
             dispose(replaced);
         }
         if leaves {
@@ -1042,18 +1046,18 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
                 // What the field's `generate_subterm` would have made (`generate_sized`, not
                 // `generate_field`: one instantiation fewer per type, the same draws).
                 let sibling: T = cx.generate_sized(hole.size);
-                if let Some(leaf) = replace_subterm(&mut fresh, index, sibling) {
+                if let Some(leaf) = replace_subterm(wrapper, index, sibling) {
                     dispose(leaf);
                 }
             }
         }
-        let placeholder = core::mem::replace(value, fresh);
-        let log = cx.undo_log();
-        if log.is_recording() {
+        // The size-0 value `take_moved` left in the value's place, disposed of before the log
+        // hears of the wrapper (which reads nothing of it).
+        dispose(core::mem::replace(value, ManuallyDrop::into_inner(fresh)));
+        if cx.undo.recording {
             // Undone by moving the value back out of the wrapper: no clone of it.
-            log.wrapped(value, slot);
+            cx.undo.wrapped(value, slot);
         }
-        dispose(placeholder);
         return true;
     }
     false
