@@ -21,6 +21,10 @@
 # bursts of load on a shared machine move less (session 22: the medians' ratio for one tree
 # moved between 2.0x and 2.2x from run to run).
 #
+# Wall time on a shared machine moves by about +-0.2x in this ratio between runs of the same code;
+# `instructions.sh` (next to this script) reads the same ratio in instructions executed, which
+# the load cannot move, from the workspace this script leaves behind.
+#
 # Incremental compilation is off: with it, a touched but unchanged crate reuses its previous
 # build's work and the round measures little of the derive. Earlier runs of this script left it
 # to the caller's CARGO_INCREMENTAL (on by default for dev builds), so their figures (3.88x /
