@@ -77,6 +77,9 @@ const ROOT: u64 = 0x243F_6A88_85A3_08D3;
 /// themselves.
 pub struct Structure<'a> {
     seen: &'a mut [u64],
+    /// Whether the walk is folded into [`hash`](Self::fingerprint) (not in the engine's own
+    /// observations, which only want the features: see [`features_only`](Self::features_only)).
+    fingerprinting: bool,
     /// The walk so far, folded (see [`fingerprint`](Self::fingerprint)).
     hash: u64,
     /// Nodes and children reported so far: a child that reports neither is opaque.
@@ -112,6 +115,7 @@ impl<'a> Structure<'a> {
         let usable = seen.len() >= Self::MAP_WORDS;
         Structure {
             seen,
+            fingerprinting: true,
             hash: ROOT,
             events: 0,
             partial: false,
@@ -123,6 +127,27 @@ impl<'a> Structure<'a> {
             depth: 0,
             remaining: if usable { MAX_NODES } else { 0 },
             new: 0,
+        }
+    }
+
+    /// Starts observing one input for its features alone, as [`new`](Self::new) does but
+    /// without folding the walk into a [`fingerprint`](Self::fingerprint) (which is then
+    /// `None`): the engine's structure feedback, which runs on many of the inputs and reads
+    /// only the features. The fingerprint's fold is a chain of dependent multiplications, one
+    /// per node, step and leaf value, and a string leaf's bytes are hashed only for it: about
+    /// as much work as the features.
+    pub(crate) fn features_only(seen: &'a mut [u64]) -> Self {
+        Structure {
+            fingerprinting: false,
+            ..Structure::new(seen)
+        }
+    }
+
+    /// Folds one word of the walk into the fingerprint, if this observation makes one.
+    #[inline(always)]
+    fn fold(&mut self, word: u64) {
+        if self.fingerprinting {
+            self.hash = mix(self.hash, word);
         }
     }
 
@@ -158,7 +183,8 @@ impl<'a> Structure<'a> {
     /// fingerprints, and values that differ anywhere get different ones (with probability about
     /// 1 - 2^-64 per pair). `None` when the walk could not see the whole value: a part whose
     /// [`Mutate`] impl reports nothing (the default [`Mutate::visit_structure`]), or a value
-    /// larger than [`MAX_NODES`] nodes or deeper than [`MAX_DEPTH`] levels. Exactness rests on
+    /// larger than [`MAX_NODES`] nodes or deeper than [`MAX_DEPTH`] levels; also `None` in the
+    /// engine's own feedback walks, which record features only. Exactness rests on
     /// each impl reporting what tells its values apart: a hand-written `visit_structure` that
     /// reports a value class with [`node`](Self::node) but not the exact value with
     /// [`value`](Self::value) or [`bytes`](Self::bytes) makes values that differ only there
@@ -170,7 +196,7 @@ impl<'a> Structure<'a> {
     /// assert_eq!(Structure::fingerprint_of(&Some(7u8)), Structure::fingerprint_of(&Some(7u8)));
     /// ```
     pub fn fingerprint(&self) -> Option<u64> {
-        (!self.partial && self.events > 0).then_some(self.hash)
+        (self.fingerprinting && !self.partial && self.events > 0).then_some(self.hash)
     }
 
     /// Reports the exact value of the leaf at the current place (an integer's bits, a float's
@@ -187,7 +213,7 @@ impl<'a> Structure<'a> {
     /// ```
     #[inline]
     pub fn value(&mut self, bits: u64) {
-        self.hash = mix(self.hash, bits);
+        self.fold(bits);
     }
 
     /// Reports the exact contents of a byte-string leaf (a string's UTF-8) at the current place,
@@ -203,7 +229,9 @@ impl<'a> Structure<'a> {
     /// ```
     #[inline]
     pub fn bytes(&mut self, bytes: &[u8]) {
-        self.hash = mix(self.hash, crate::stats::hash_bytes(bytes));
+        if self.fingerprinting {
+            self.fold(crate::stats::hash_bytes(bytes));
+        }
     }
 
     /// Reports the node at the current place: `constructor` names its type and variant (or its
@@ -223,7 +251,7 @@ impl<'a> Structure<'a> {
             return;
         }
         self.events += 1;
-        self.hash = mix(self.hash, constructor);
+        self.fold(constructor);
         if self.own == 0 {
             self.own = constructor;
         }
@@ -281,7 +309,7 @@ impl<'a> Structure<'a> {
             saved: (self.parent, self.grandparent, self.own, self.sibling),
             events: self.events,
         };
-        self.hash = mix(self.hash, step.step);
+        self.fold(step.step);
         self.grandparent = self.parent;
         self.parent = step.step;
         self.own = 0;
@@ -296,7 +324,7 @@ impl<'a> Structure<'a> {
         self.depth -= 1;
         // A child that reported nothing has an impl that hides its value from the fingerprint.
         self.partial |= self.events == step.events;
-        self.hash = mix(self.hash, LEAVE);
+        self.fold(LEAVE);
         let token = self.own;
         (self.parent, self.grandparent, self.own, self.sibling) = step.saved;
         if token != 0 {
@@ -474,7 +502,7 @@ impl StructureMap {
         let mut discovered = [0; MAX_DISCOVERED];
         let mut new = 0;
         if self.due() {
-            let mut structure = Structure::new(&mut self.seen);
+            let mut structure = Structure::features_only(&mut self.seen);
             input.visit_structure(&mut structure);
             new = structure.new_features();
             discovered = structure.discovered;
@@ -537,6 +565,37 @@ mod tests {
             Structure::fingerprint_of(&vec![vec![1u8], vec![2]]),
             Structure::fingerprint_of(&vec![vec![1u8, 2]])
         );
+    }
+
+    /// The engine's feature-only walk sets exactly the features a full observation sets, in
+    /// the same order, and makes no fingerprint.
+    #[test]
+    fn a_feature_only_walk_records_the_same_features() {
+        let values: Vec<Vec<(u8, Option<String>)>> = vec![
+            vec![],
+            vec![(0, None)],
+            vec![(200, Some("a".into())), (0, None), (1, Some(String::new()))],
+            vec![(0, None), (0, None)],
+        ];
+        let (mut full_map, mut only_map) = (
+            vec![0u64; Structure::MAP_WORDS],
+            vec![0u64; Structure::MAP_WORDS],
+        );
+        for value in &values {
+            let mut full = Structure::new(&mut full_map);
+            value.visit_structure(&mut full);
+            let mut only = Structure::features_only(&mut only_map);
+            value.visit_structure(&mut only);
+            assert_eq!(only.new_features(), full.new_features(), "{value:?}");
+            assert!(
+                full.new_features() > 0,
+                "{value:?}: every value here shows something new"
+            );
+            assert_eq!(only.discovered, full.discovered, "{value:?}");
+            assert!(full.fingerprint().is_some());
+            assert_eq!(only.fingerprint(), None);
+        }
+        assert_eq!(only_map, full_map);
     }
 
     #[test]
