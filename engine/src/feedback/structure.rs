@@ -54,6 +54,9 @@ use crate::Mutate;
 /// Log2 of the number of feature bits.
 const MAP_BITS: u32 = 16;
 
+/// Words (`u64`) of a feature map ([`Structure::MAP_WORDS`]).
+const MAP_WORDS: usize = 1 << (MAP_BITS - 6);
+
 /// Most nodes one observation visits.
 pub const MAX_NODES: u32 = 4096;
 
@@ -76,7 +79,9 @@ const ROOT: u64 = 0x243F_6A88_85A3_08D3;
 /// [`Mutate::hash_value`] counts distinct inputs by for types that do not write their leaves
 /// themselves.
 pub struct Structure<'a> {
-    seen: &'a mut [u64],
+    /// The feature map; `None` for an observation that makes a fingerprint alone. A fixed-size
+    /// array, so that a feature's word (`index / 64 < MAP_WORDS`) needs no bounds check.
+    seen: Option<&'a mut [u64; MAP_WORDS]>,
     /// Whether the walk is folded into [`hash`](Self::fingerprint) (not in the engine's own
     /// observations, which only want the features: see [`features_only`](Self::features_only)).
     fingerprinting: bool,
@@ -101,7 +106,7 @@ pub struct Structure<'a> {
 
 impl<'a> Structure<'a> {
     /// Words (`u64`) of a feature map.
-    pub const MAP_WORDS: usize = 1 << (MAP_BITS - 6);
+    pub const MAP_WORDS: usize = MAP_WORDS;
 
     /// Starts observing one input against `seen`, the features of earlier inputs (a map of
     /// [`MAP_WORDS`](Self::MAP_WORDS) words; a shorter one is treated as full, recording nothing).
@@ -112,7 +117,11 @@ impl<'a> Structure<'a> {
     /// assert_eq!(structure.new_features(), 0);
     /// ```
     pub fn new(seen: &'a mut [u64]) -> Self {
-        let usable = seen.len() >= Self::MAP_WORDS;
+        // Features index the first `MAP_WORDS` words only.
+        let seen = seen
+            .get_mut(..Self::MAP_WORDS)
+            .and_then(|words| <&mut [u64; MAP_WORDS]>::try_from(words).ok());
+        let usable = seen.is_some();
         Structure {
             seen,
             fingerprinting: true,
@@ -341,9 +350,10 @@ impl<'a> Structure<'a> {
     fn mark(&mut self, feature: u64) {
         let index = (feature.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MAP_BITS)) as usize;
         // An observation for the fingerprint alone has no map.
-        let Some(word) = self.seen.get_mut(index / 64) else {
+        let Some(map) = self.seen.as_deref_mut() else {
             return;
         };
+        let word = &mut map[index / 64];
         let bit = 1u64 << (index % 64);
         if *word & bit == 0 {
             *word |= bit;
@@ -596,6 +606,30 @@ mod tests {
             assert_eq!(only.fingerprint(), None);
         }
         assert_eq!(only_map, full_map);
+    }
+
+    /// A map shorter than `MAP_WORDS` records nothing; a longer one is used up to `MAP_WORDS`.
+    #[test]
+    fn maps_of_other_lengths() {
+        let value = vec![(3u8, Some("x".to_string()))];
+        let mut short = vec![0u64; Structure::MAP_WORDS - 1];
+        let mut walk = Structure::new(&mut short);
+        value.visit_structure(&mut walk);
+        assert_eq!(walk.new_features(), 0);
+        assert!(short.iter().all(|&word| word == 0));
+        let (mut exact, mut long) = (
+            vec![0u64; Structure::MAP_WORDS],
+            vec![0u64; Structure::MAP_WORDS + 3],
+        );
+        let mut walk = Structure::new(&mut exact);
+        value.visit_structure(&mut walk);
+        let found = walk.new_features();
+        let mut walk = Structure::new(&mut long);
+        value.visit_structure(&mut walk);
+        assert!(found > 0);
+        assert_eq!(walk.new_features(), found);
+        assert_eq!(long[..Structure::MAP_WORDS], exact[..]);
+        assert!(long[Structure::MAP_WORDS..].iter().all(|&word| word == 0));
     }
 
     #[test]
