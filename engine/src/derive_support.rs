@@ -667,8 +667,6 @@ enum Visit<'a, T> {
     Count(&'a mut usize),
     /// Push a clone of it ([`clone_subterms`]).
     Clone(&'a mut Vec<T>),
-    /// Clone the one at this index, counting down ([`replace_by_subterm`]).
-    CloneNth(usize, &'a mut Option<T>),
     /// [`walk`] it, this many levels down.
     Walk(&'a mut Walk, usize),
 }
@@ -682,13 +680,6 @@ fn visit_subterms_with<T: Mutate>(value: &T, mut visit: Visit<'_, T>) {
     value.visit_subterms(&mut |subterm| match &mut visit {
         Visit::Count(count) => **count += 1,
         Visit::Clone(out) => out.push(subterm.duplicate()),
-        Visit::CloneNth(left, found) => {
-            if *left == 0 && found.is_none() {
-                // Not an assignment, whose drop of the old value needs a cleanup block.
-                drop(found.replace(subterm.duplicate()));
-            }
-            *left = left.wrapping_sub(1);
-        }
         Visit::Walk(state, levels) => {
             if state.left > 0 && !(state.stop_at_bottom && state.bottom) {
                 walk(subterm, *levels, state);
@@ -803,8 +794,9 @@ pub fn replace<T: Mutate>(value: &mut T, new: T, cx: &mut Context) {
 }
 
 /// Subterm: `value` becomes its subterm number `index` (in [`Mutate::visit_subterms`] order),
-/// if it has one. In place (see [`replace`]) the subterm is cloned and the old value kept whole;
-/// otherwise the subterm is moved out. The same draws either way.
+/// if it has one, moved out (a size-0 placeholder left in its place). In place (see
+/// [`replace`]) the old value, placeholder included, is kept for the undo, which moves the
+/// subterm back down into it. The same draws either way.
 ///
 /// ```
 /// use typefuzz::{Context, Mutate, __private::replace_by_subterm};
@@ -815,22 +807,16 @@ pub fn replace<T: Mutate>(value: &mut T, new: T, cx: &mut Context) {
 /// assert_eq!(list, List::Cons(2, Box::new(List::Nil)));
 /// ```
 pub fn replace_by_subterm<T: Mutate>(value: &mut T, index: usize, cx: &mut Context) {
-    if !cx.undo_log().is_recording() {
-        if let Some(subterm) = take_subterm(value, index, cx) {
-            dispose(core::mem::replace(value, subterm));
+    if let Some(subterm) = take_subterm(value, index, cx) {
+        let old = core::mem::replace(value, subterm);
+        // The log's state read as a field (see the module docs).
+        if cx.undo.recording {
+            // The old value (a placeholder where the subterm was) kept for the undo, which
+            // moves the subterm back down: nothing cloned.
+            cx.undo.lifted(value, old, index);
+        } else {
+            dispose(old);
         }
-        return;
-    }
-    // The clone held without drop glue until `replace` takes it (see the module docs).
-    let mut found = ManuallyDrop::new(None);
-    visit_subterms_with(value, Visit::CloneNth(index, &mut found));
-    if found.is_none() {
-        return;
-    }
-    // The placeholder `take_subterm` draws.
-    drop(cx.generate_sized::<T>(0));
-    if let Some(subterm) = ManuallyDrop::into_inner(found) {
-        replace(value, subterm, cx);
     }
 }
 

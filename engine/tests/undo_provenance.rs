@@ -60,6 +60,31 @@ fn recursive_terms_are_undone_through_boxes_and_vectors() {
     );
 }
 
+/// Subterm replacement in place moves the subterm up and keeps the old node (a placeholder
+/// where the subterm was) for the undo, which moves the subterm back down into it: here it is
+/// two mutations in three, at every depth (the others descend into a field), stacked up to four
+/// deep, on fresh terms each round.
+#[test]
+fn subterms_moved_up_are_moved_back_down() {
+    let mut operators = typefuzz::Operators::default();
+    (operators.recursive, operators.subterm) = (1, 2);
+    (operators.drop, operators.grow, operators.regenerate) = (0, 0, 0);
+    let (seeds, rounds) = if cfg!(miri) { (3, 12) } else { (200, 40) };
+    for seed in 0..seeds {
+        let mut cx = Context::new(seed)
+            .with_max_size(8)
+            .with_operators(operators);
+        for round in 0..rounds {
+            let mut value: Term = cx.generate();
+            if let Err(problem) =
+                typefuzz::__private::check_undo(&mut value, &mut cx, 1 + round % 4)
+            {
+                panic!("seed {seed}, round {round}: {problem}");
+            }
+        }
+    }
+}
+
 #[test]
 fn every_container_kind_is_undone() {
     undo_rounds::<Program>(

@@ -63,6 +63,15 @@ enum Kept {
     /// The place's value went into a wrapper as the subterm whose index the storage holds;
     /// `unwrap` (`unwrap::<T>`) moves it back out.
     Wrapped { unwrap: unsafe fn(*mut (), usize) },
+    /// The place's value was replaced by its own subterm, moved up out of it (subterm
+    /// replacement): the original, which holds a placeholder where that subterm was, lies in
+    /// an allocation of `layout` whose pointer is the storage's first word, the subterm's index
+    /// its second. `lift` (`lift_back::<T>`) moves the place's value back into the original and
+    /// the original back into the place, or (not restoring) drops the original.
+    Lifted {
+        layout: Layout,
+        lift: unsafe fn(*mut (), *mut u8, usize, bool),
+    },
 }
 
 /// One saved place and what it held.
@@ -172,6 +181,61 @@ unsafe fn unwrap<T: crate::Mutate>(slot: *mut (), index: usize) {
     drop(ManuallyDrop::into_inner(context));
 }
 
+/// The bytes of a value of `layout` at `original`, copied into an allocation of their own
+/// (dangling but aligned for a zero-sized value), which the caller frees with `layout`.
+///
+/// # Safety
+/// `original` points to `layout.size()` readable bytes.
+unsafe fn moved_out(original: *const u8, layout: Layout) -> *mut u8 {
+    let block = if layout.size() == 0 {
+        layout.align() as *mut u8
+    } else {
+        // SAFETY: a layout of non-zero size.
+        let block = unsafe { std::alloc::alloc(layout) };
+        if block.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        block
+    };
+    // SAFETY: the caller's; the block has room for the bytes.
+    unsafe { ptr::copy_nonoverlapping(original, block, layout.size()) };
+    block
+}
+
+/// Undoes a [`Kept::Lifted`] record: the value at `slot` (the subterm, as it was moved up) goes
+/// back to subterm `index` of the original at `original` (taking the placeholder's place) and
+/// the original goes back to `slot`; with `restore` false the original is only dropped.
+///
+/// # Safety
+/// `original` points to the record's original `T`, which this takes; with `restore`, `slot` to
+/// the place's live `T`, derived from the root (see the module docs).
+unsafe fn lift_back<T: crate::Mutate>(
+    slot: *mut (),
+    original: *mut u8,
+    index: usize,
+    restore: bool,
+) {
+    let original = original.cast::<T>();
+    if !restore {
+        // SAFETY: the caller's.
+        unsafe { ptr::drop_in_place(original) };
+        return;
+    }
+    // SAFETY: the caller's. Between the read and the write `slot` holds no value; only derived
+    // code runs there (the subterm walk of `replace_subterm`), which does not unwind.
+    unsafe {
+        let mut restored = ptr::read(original);
+        let subterm = ptr::read(slot.cast::<T>());
+        let placeholder = crate::__private::replace_subterm(&mut restored, index, subterm);
+        debug_assert!(
+            placeholder.is_some(),
+            "the original keeps a place for its subterm"
+        );
+        ptr::write(slot.cast::<T>(), restored);
+        drop(placeholder);
+    }
+}
+
 impl Record {
     /// A record of `slot`, which held the value whose bytes are at `original` (now owned by
     /// the record).
@@ -197,16 +261,7 @@ impl Record {
                     layout.size(),
                 );
             } else {
-                let block = if layout.size() == 0 {
-                    layout.align() as *mut u8
-                } else {
-                    let block = std::alloc::alloc(layout);
-                    if block.is_null() {
-                        std::alloc::handle_alloc_error(layout);
-                    }
-                    block
-                };
-                ptr::copy_nonoverlapping(original, block, layout.size());
+                let block = moved_out(original, layout);
                 storage.as_mut_ptr().cast::<*mut u8>().write(block);
             }
         }
@@ -264,6 +319,16 @@ impl Record {
                     unsafe { unwrap(slot.cast(), this.storage.as_ptr().cast::<usize>().read()) }
                 }
             }
+            // SAFETY: the storage's words are what `lifted` wrote; the block holds the
+            // original until `lift` takes it, then is freed.
+            Kept::Lifted { layout, lift } => unsafe {
+                let words = this.storage.as_ptr().cast::<usize>();
+                let (block, index) = (words.read() as *mut u8, words.add(1).read());
+                lift(slot.cast(), block, index, restore);
+                if layout.size() != 0 {
+                    std::alloc::dealloc(block, layout);
+                }
+            },
         }
     }
 }
@@ -439,6 +504,35 @@ impl UndoLog {
         if entered {
             self.hops.pop();
         }
+    }
+
+    /// `place` now holds what was its own subterm number `index`, moved up out of `original`
+    /// (which holds a placeholder there since): undoing moves it back down into `original` and
+    /// puts `original` back, so replacing a node by one of its subterms clones nothing.
+    pub(crate) fn lifted<T: crate::Mutate>(&mut self, place: &mut T, original: T, index: usize) {
+        debug_assert!(self.recording);
+        let layout = Layout::new::<T>();
+        let original = ManuallyDrop::new(original);
+        // SAFETY: the allocation holds the original from here; the record owns it and frees it
+        // in `finish`.
+        let block = unsafe { moved_out((&*original as *const T).cast::<u8>(), layout) };
+        let mut storage = Storage::uninit();
+        // SAFETY: two words fit the storage.
+        unsafe {
+            let words = storage.as_mut_ptr().cast::<usize>();
+            words.write(block as usize);
+            words.add(1).write(index);
+        }
+        let path = self.path();
+        self.records.push(Record {
+            slot: (place as *mut T).cast(),
+            storage,
+            kept: Kept::Lifted {
+                layout,
+                lift: lift_back::<T>,
+            },
+            path,
+        });
     }
 
     /// `place`'s value was just moved into a wrapper, as its subterm number `index`, and the
