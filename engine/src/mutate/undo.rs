@@ -6,9 +6,10 @@
 //! is about to change: [`UndoLog::save`] moves the original value out of the place into the
 //! log and leaves a clone there, which the mutation then changes. [`UndoLog::undo`] moves the
 //! originals back, newest first, dropping what the mutation made. A node rewritten whole
-//! (regeneration, subterm, a constructor transition) is not cloned: [`UndoLog::keep`] logs the
-//! old value as it is, and a wrap is logged by [`UndoLog::wrapped`] and undone by moving the value
-//! back out of its wrapper. The derived impls and the container impls save only the node an
+//! (regeneration, a constructor transition) is not cloned: [`UndoLog::keep`] logs the old value
+//! as it is; a wrap is logged by [`UndoLog::wrapped`] and undone by moving the value back out of
+//! its wrapper; a node replaced by its own subterm is logged by [`UndoLog::lifted`] (the old node,
+//! a placeholder where the subterm was) and undone by moving the subterm back down into it. The derived impls and the container impls save only the node an
 //! operator rewrites (a replaced subterm, a `Vec` that gains an element, one integer leaf) and
 //! descend into the field they mutate; every other impl is saved whole by the default
 //! `mutate_undoable`, which is exactly as dear as the clone it replaces, and records nothing
