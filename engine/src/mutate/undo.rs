@@ -8,10 +8,11 @@
 //! originals back, newest first, dropping what the mutation made. A node rewritten whole
 //! (regeneration, a constructor transition) is not cloned: [`UndoLog::keep`] logs the old value
 //! as it is; a wrap is logged by [`UndoLog::wrapped`] and undone by moving the value back out of
-//! its wrapper; a node replaced by its own subterm is logged by [`UndoLog::lifted`] (the old node,
-//! a placeholder where the subterm was) and undone by moving the subterm back down into it. The derived impls and the container impls save only the node an
-//! operator rewrites (a replaced subterm, a `Vec` that gains an element, one integer leaf) and
-//! descend into the field they mutate; every other impl is saved whole by the default
+//! its wrapper; a node replaced by its own subterm is logged by [`UndoLog::lifted`] (the old
+//! node, a placeholder where the subterm was) and undone by moving the subterm back down into
+//! it. The derived impls and the container impls save only the node an operator rewrites (a
+//! replaced subterm, a `Vec` that gains an element, one integer leaf) and descend into the field
+//! they mutate; every other impl is saved whole by the default
 //! `mutate_undoable`, which is exactly as dear as the clone it replaces, and records nothing
 //! inside it (its `mutate` may mutate temporaries, whose addresses are gone by the undo; debug
 //! builds assert that no place in a stack frame newer than the one that started recording is
@@ -222,17 +223,17 @@ unsafe fn lift_back<T: crate::Mutate>(
         unsafe { ptr::drop_in_place(original) };
         return;
     }
-    // SAFETY: the caller's. Between the read and the write `slot` holds no value; only derived
-    // code runs there (the subterm walk of `replace_subterm`), which does not unwind.
+    // SAFETY: the caller's. The place always holds a value: the original swapped in first,
+    // then the subterm put back into it through the place, so a panic inside the subterm walk
+    // (a hand-written `visit_subterms_mut`) drops the subterm once and leaves a valid value.
     unsafe {
-        let mut restored = ptr::read(original);
-        let subterm = ptr::read(slot.cast::<T>());
-        let placeholder = crate::__private::replace_subterm(&mut restored, index, subterm);
+        let place = &mut *slot.cast::<T>();
+        let subterm = mem::replace(place, ptr::read(original));
+        let placeholder = crate::__private::replace_subterm(place, index, subterm);
         debug_assert!(
             placeholder.is_some(),
             "the original keeps a place for its subterm"
         );
-        ptr::write(slot.cast::<T>(), restored);
         drop(placeholder);
     }
 }
