@@ -717,8 +717,9 @@ pub fn count_subterms<T: Mutate>(value: &T) -> usize {
 
 /// Replaces subterm number `index` of `value` (in [`Mutate::visit_subterms_mut`] order) by
 /// `replacement` and returns the subterm it replaced; `None` (dropping `replacement`) when there
-/// is no such subterm. The one mutable subterm walk of [`take_subterm`], [`dispose`] and
-/// [`wrap`]: a recursive type compiles one visitor closure for the three.
+/// is no such subterm. The one mutable subterm walk of [`take_subterm`], [`dispose`], [`wrap`]
+/// and the undo log's returns of a wrapped or lifted subterm: a recursive type compiles one
+/// visitor closure for all of them.
 ///
 /// ```
 /// use typefuzz::{Mutate, __private::replace_subterm};
