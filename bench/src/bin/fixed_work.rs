@@ -15,6 +15,12 @@
 //! machine's load (wall time on this shared machine moves by 20% between identical runs). The
 //! throughput mode (`typefuzz-bench throughput`) measures tests per second against the other
 //! tools; this measures a change to the engine.
+//!
+//! `generate-WORKLOAD` and `quickcheck-WORKLOAD` run the throughput mode's `derived-generate`
+//! and `quickcheck` loops instead, for the same number of tests: a fresh input per test from
+//! the derived `Mutate::generate` or from quickcheck's `Arbitrary`, at the same size, and the
+//! property. Their counts compare the derived generator with quickcheck's instruction for
+//! instruction (print the mean size too: the two draw different shapes).
 
 use std::time::{Duration, Instant};
 
@@ -53,12 +59,90 @@ fn run<T: Mutate + std::fmt::Debug>(
     );
 }
 
+/// `tests` fresh inputs from `fresh`, each checked by `property`; prints their mean size.
+fn fresh_loop<T>(
+    name: &str,
+    tests: u64,
+    mut fresh: impl FnMut() -> T,
+    property: fn(&T) -> Verdict,
+    nodes: fn(&T) -> usize,
+) {
+    let start = Instant::now();
+    let (mut passed, mut total_nodes) = (0u64, 0u64);
+    for _ in 0..tests {
+        let x = fresh();
+        total_nodes += nodes(&x) as u64;
+        passed += u64::from(property(&x) == Verdict::Pass);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let mean = total_nodes as f64 / tests.max(1) as f64;
+    println!("{name}: tests {tests} passed {passed} mean nodes {mean:.2} ({seconds:.2} s)");
+}
+
+/// The generator loops: `generate-*` (derived) and `quickcheck-*` (quickcheck's `Arbitrary`).
+fn generator_loop(workload: &str, tests: Option<u64>) -> bool {
+    fn both<T: Mutate + quickcheck::Arbitrary>(
+        tool: &str,
+        name: &str,
+        size: usize,
+        tests: u64,
+        property: fn(&T) -> Verdict,
+        nodes: fn(&T) -> usize,
+    ) {
+        let label = format!("{tool}-{name}");
+        if tool == "generate" {
+            let mut cx = typefuzz::Context::new(1).with_max_size(size);
+            fresh_loop(&label, tests, || T::generate(&mut cx), property, nodes);
+        } else {
+            let mut gen = quickcheck::Gen::from_size_and_seed(size, 1);
+            fresh_loop(&label, tests, || T::arbitrary(&mut gen), property, nodes);
+        }
+    }
+    let Some((tool, name)) = workload.split_once('-') else {
+        return false;
+    };
+    if tool != "generate" && tool != "quickcheck" {
+        return false;
+    }
+    match name {
+        "machines" => both::<Machine>(
+            tool,
+            name,
+            100,
+            tests.unwrap_or(200_000),
+            runs_to_completion,
+            Machine::nodes,
+        ),
+        "terms" => both::<Term>(
+            tool,
+            name,
+            48,
+            tests.unwrap_or(60_000),
+            depth_within_size,
+            Term::nodes,
+        ),
+        "mirror" => both::<Tree>(
+            tool,
+            name,
+            16,
+            tests.unwrap_or(200_000),
+            mirror_twice,
+            Tree::size,
+        ),
+        _ => return false,
+    }
+    true
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let workload = args.next().unwrap_or_else(|| "all".into());
     let tests = args
         .next()
         .map(|n| n.parse::<u64>().expect("TESTS is a number"));
+    if generator_loop(&workload, tests) {
+        return;
+    }
     let all = workload == "all";
     if all || workload == "machines" {
         run::<Machine>(
@@ -75,7 +159,10 @@ fn main() {
         run::<Tree>("mirror", 16, tests.unwrap_or(200_000), mirror_twice);
     }
     if !all && !["machines", "terms", "mirror"].contains(&workload.as_str()) {
-        eprintln!("fixed_work: unknown workload `{workload}` (machines, terms, mirror or all)");
+        eprintln!(
+            "fixed_work: unknown workload `{workload}` (machines, terms, mirror or all, \
+             or generate-/quickcheck- and one of the three)"
+        );
         std::process::exit(2);
     }
 }

@@ -512,12 +512,37 @@ impl UndoLog {
     /// (which holds a placeholder there since): undoing moves it back down into `original` and
     /// puts `original` back, so replacing a node by one of its subterms clones nothing.
     pub(crate) fn lifted<T: crate::Mutate>(&mut self, place: &mut T, original: T, index: usize) {
-        debug_assert!(self.recording);
-        let layout = Layout::new::<T>();
         let original = ManuallyDrop::new(original);
+        // SAFETY: the record owns the original from here (it is not dropped here).
+        unsafe {
+            self.lifted_bytes(
+                (place as *mut T).cast(),
+                (&*original as *const T).cast(),
+                Layout::new::<T>(),
+                index,
+                lift_back::<T>,
+            );
+        }
+    }
+
+    /// [`lifted`](Self::lifted) past its generic part: compiled once, as
+    /// [`keep_bytes`](Self::keep_bytes).
+    ///
+    /// # Safety
+    /// `original` points to a value of `layout` that nothing else will drop; `lift` is
+    /// `lift_back` for its type.
+    unsafe fn lifted_bytes(
+        &mut self,
+        slot: *mut (),
+        original: *const u8,
+        layout: Layout,
+        index: usize,
+        lift: unsafe fn(*mut (), *mut u8, usize, bool),
+    ) {
+        debug_assert!(self.recording);
         // SAFETY: the allocation holds the original from here; the record owns it and frees it
         // in `finish`.
-        let block = unsafe { moved_out((&*original as *const T).cast::<u8>(), layout) };
+        let block = unsafe { moved_out(original, layout) };
         let mut storage = Storage::uninit();
         // SAFETY: two words fit the storage.
         unsafe {
@@ -527,12 +552,9 @@ impl UndoLog {
         }
         let path = self.path();
         self.records.push(Record {
-            slot: (place as *mut T).cast(),
+            slot,
             storage,
-            kept: Kept::Lifted {
-                layout,
-                lift: lift_back::<T>,
-            },
+            kept: Kept::Lifted { layout, lift },
             path,
         });
     }
@@ -540,17 +562,21 @@ impl UndoLog {
     /// `place`'s value was just moved into a wrapper, as its subterm number `index`, and the
     /// wrapper put in its place (constructor grow by wrapping): undoing moves it back out.
     pub(crate) fn wrapped<T: crate::Mutate>(&mut self, place: &mut T, index: usize) {
+        self.wrapped_at((place as *mut T).cast(), index, unwrap::<T>);
+    }
+
+    /// [`wrapped`](Self::wrapped) past its generic part: compiled once. `unwrap` is `unwrap`
+    /// for the place's type.
+    fn wrapped_at(&mut self, slot: *mut (), index: usize, unwrap: unsafe fn(*mut (), usize)) {
         debug_assert!(self.recording);
         let mut storage = Storage::uninit();
         // SAFETY: a `usize` fits the storage.
         unsafe { storage.as_mut_ptr().cast::<usize>().write(index) };
         let path = self.path();
         self.records.push(Record {
-            slot: (place as *mut T).cast(),
+            slot,
             storage,
-            kept: Kept::Wrapped {
-                unwrap: unwrap::<T>,
-            },
+            kept: Kept::Wrapped { unwrap },
             path,
         });
     }
