@@ -68,7 +68,7 @@ pub struct FeedbackSources {
     /// new feature for a long stretch (4096 inputs; then one in 2, ... one in 16 as the stretch
     /// doubles; see `feedback::structure`'s `StructureMap`): the walk costs about as much as
     /// building the input, and a quiet map makes almost every walk worthless. Default `true`
-    /// since distinct inputs are counted by [`Mutate::hash_value`](crate::Mutate::hash_value)
+    /// since distinct inputs are counted by [`Mutate::hash_value`]
     /// instead of the walk's fingerprint (before, an input the walk skipped had to be encoded to
     /// be counted, which ate the saving). The state-machine drop-in turns it off: its command
     /// sequences' structure features are the model states reached, rare and decisive (with

@@ -84,7 +84,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, Once, OnceLock, PoisonError};
 
-/// Most distinct counter ranges kept ([`__sanitizer_cov_8bit_counters_init`] is called once per
+/// Most distinct counter ranges kept (`__sanitizer_cov_8bit_counters_init` is called once per
 /// instrumented module; a static executable passes the same merged range every time).
 const MAX_MODULES: usize = 64;
 

@@ -280,7 +280,8 @@ impl Context {
         &self.trace
     }
 
-    /// [`mutate`](Self::mutate) through [`Mutate::mutate_undoable`], recording what changes in
+    /// [`mutate`](Self::mutate) through
+    /// [`Mutate::mutate_undoable`](crate::Mutate::mutate_undoable), recording what changes in
     /// the undo log the engine [started](Self::start_undo).
     pub(crate) fn mutate_undoable<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
         self.trace.clear();
@@ -310,11 +311,12 @@ impl Context {
         unsafe { self.undo.undo(value) }
     }
 
-    /// Before a [`Mutate::mutate_undoable`] changes `place` itself (rather than a field it
-    /// descends into): when the engine is mutating a seed in place, moves the value into the
-    /// undo log and leaves a clone to change; otherwise does nothing (one branch). The derive
-    /// calls it through `__private::save`. The one generic step before the log's own
-    /// (`UndoLog::save`): each is compiled once per saved type, in the user's crate.
+    /// Before a [`Mutate::mutate_undoable`](crate::Mutate::mutate_undoable) changes `place`
+    /// itself (rather than a field it descends into): when the engine is mutating a seed in
+    /// place, moves the value into the undo log and leaves a clone to change; otherwise does
+    /// nothing (one branch). The derive calls it through `__private::save`. The one generic
+    /// step before the log's own (`UndoLog::save`): each is compiled once per saved type, in
+    /// the user's crate.
     #[inline]
     pub(crate) fn save<T: crate::Mutate>(&mut self, place: &mut T) {
         if self.undo.is_recording() {

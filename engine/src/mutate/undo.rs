@@ -2,9 +2,10 @@
 //! that a mutant costs what its mutation changes rather than a clone and a drop of the whole
 //! seed (issue 11: "mutation cost proportional to the part that changes").
 //!
-//! While the log is [recording](UndoLog::start), [`Mutate::mutate_undoable`] saves each place it
-//! is about to change: [`UndoLog::save`] moves the original value out of the place into the
-//! log and leaves a clone there, which the mutation then changes. [`UndoLog::undo`] moves the
+//! While the log is [recording](UndoLog::start),
+//! [`Mutate::mutate_undoable`](crate::Mutate::mutate_undoable) saves each place it is about to
+//! change: [`UndoLog::save`] moves the original value out of the place into the log and leaves
+//! a clone there, which the mutation then changes. [`UndoLog::undo`] moves the
 //! originals back, newest first, dropping what the mutation made. A node rewritten whole
 //! (regeneration, a constructor transition) is not cloned: [`UndoLog::keep`] logs the old value
 //! as it is; a wrap is logged by [`UndoLog::wrapped`] and undone by moving the value back out of
