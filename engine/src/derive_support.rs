@@ -261,7 +261,7 @@ pub fn structure_field<T>(
     value: &T,
     visit: fn(&T, &mut Structure<'_>),
 ) {
-    if let Some(step) = structure.enter(constructor, field) {
+    if let Some(step) = structure.enter_at(constructor, field, field as usize, false) {
         visit(value, structure);
         structure.leave(step);
     }
@@ -280,10 +280,12 @@ pub fn structure_field<T>(
 /// assert_eq!(cx.depth(), 0);
 /// ```
 pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut Context)) {
-    // `Context::descend` without its closure (one instantiation fewer per element type).
-    let saved_size = enter_field(cx);
+    // `Context::descend` without its closure (one instantiation fewer per element type). No
+    // child is named to the undo log (`enter_field` does): which child this is depends on the
+    // caller, which says so itself where its structure walk follows it.
+    let saved_size = cx.enter(cx.size().saturating_sub(1));
     mutate(value, cx);
-    leave_field(cx, saved_size);
+    cx.leave(saved_size);
 }
 
 /// Before the derived `mutate` rewrites `value` itself (subterm, constructor drop and grow,
@@ -307,7 +309,10 @@ pub fn save<T: Mutate>(value: &mut T, cx: &mut Context) {
 /// impls call it): `mutations` stacked [`Mutate::mutate_undoable`] calls, recording in the undo
 /// log, make the mutant that as many [`Context::mutate`] calls on a clone make from the same
 /// random state (what a crash recipe replays), and undoing them gives `value` back, compared by
-/// their encodings. Leaves `value` as it was and `cx`'s random state after the mutations.
+/// their encodings; and the structure feedback's walk of the mutant focused on where the undo
+/// log says it changed ([`Context::changed`]) marks exactly the features a walk of the whole
+/// mutant marks, in a map holding the seed's. Leaves `value` as it was and `cx`'s random state
+/// after the mutations.
 ///
 /// ```
 /// use typefuzz::{Context, __private::check_undo};
@@ -329,12 +334,32 @@ pub fn check_undo<T: Mutate + core::fmt::Debug>(
         cx.mutate(&mut copy);
     }
     cx.rng().seed(state);
+    let mut seed_features = vec![0u64; Structure::MAP_WORDS];
+    value.visit_structure(&mut Structure::features_only(&mut seed_features));
     cx.start_undo();
     for _ in 0..mutations {
         cx.mutate_undoable(value);
     }
     let mutant = crate::codec::to_bytes(value);
     let shown = format!("{value:?}");
+    if let Some(path) = cx.changed() {
+        let (mut whole, mut focused) = (seed_features.clone(), seed_features);
+        let mut walk = Structure::features_only(&mut whole);
+        value.visit_structure(&mut walk);
+        let cut_short = walk.partial;
+        let mut walk = Structure::features_only(&mut focused);
+        walk.focus(path);
+        value.visit_structure(&mut walk);
+        if !cut_short && whole != focused {
+            let path = path.to_vec();
+            // SAFETY: as below.
+            unsafe { cx.undo(value) };
+            return Err(format!(
+                "the walk focused on {path:?} marks other features than the whole walk, in \
+                 mutant {shown}"
+            ));
+        }
+    }
     // SAFETY: `value` is borrowed for this whole call, so it has not moved since `start_undo`,
     // and only `mutate_undoable` changed it.
     unsafe { cx.undo(value) };
@@ -347,22 +372,26 @@ pub fn check_undo<T: Mutate + core::fmt::Debug>(
     Ok(())
 }
 
-/// Enters the level the derived `mutate` mutates a field at (the size budget minus the node
-/// itself; [`mutate_field`]'s `enter`), returning the size [`leave_field`] restores. The derive
-/// brackets its match over fields with the two, so each field costs a direct call to its
-/// type's `Mutate::mutate` rather than an instantiation of [`mutate_field`] per field type.
+/// Enters the level the derived `mutate` mutates field number `field` at (its index among the
+/// active fields, as the derived `visit_structure` numbers them: the structure feedback then
+/// looks only at that field's subtree when nothing else changed), with the size budget minus
+/// the node itself ([`mutate_field`]'s `enter`), returning the size [`leave_field`] restores.
+/// The derive brackets its match over fields with the two, so each field costs a direct call
+/// to its type's `Mutate::mutate` rather than an instantiation of [`mutate_field`] per field
+/// type.
 ///
 /// ```
 /// use typefuzz::{Context, Mutate, __private::{enter_field, leave_field}};
 /// let mut cx = Context::new(1);
 /// let mut x = 7u8;
-/// let saved = enter_field(&mut cx);
+/// let saved = enter_field(&mut cx, 0);
 /// assert_eq!(cx.depth(), 1);
 /// x.mutate(&mut cx);
 /// leave_field(&mut cx, saved);
 /// assert_eq!(cx.depth(), 0);
 /// ```
-pub fn enter_field(cx: &mut Context) -> usize {
+pub fn enter_field(cx: &mut Context, field: usize) -> usize {
+    cx.undo_log().enter_child(field);
     cx.enter(cx.size().saturating_sub(1))
 }
 
@@ -409,6 +438,7 @@ pub fn paired_field(cx: &mut Context, groups: &[u8], target: usize) -> Option<us
 
 /// Leaves the level [`enter_field`] entered, restoring the size it returned.
 pub fn leave_field(cx: &mut Context, saved_size: usize) {
+    cx.undo_log().leave_child();
     cx.leave(saved_size);
 }
 

@@ -125,7 +125,7 @@ pub fn expand(container: &Container) -> TokenStream {
             let mut __k = __k;
             // The field, then its twin if paired: the arms are written once.
             loop {
-                let __saved = ::typefuzz::__private::enter_field(__cx);
+                let __saved = ::typefuzz::__private::enter_field(__cx, __k);
                 #recursive_arms
                 ::typefuzz::__private::leave_field(__cx, __saved);
                 match __twin.take() {
@@ -141,7 +141,7 @@ pub fn expand(container: &Container) -> TokenStream {
         }
     } else {
         quote! {
-            let __saved = ::typefuzz::__private::enter_field(__cx);
+            let __saved = ::typefuzz::__private::enter_field(__cx, __k);
             #recursive_arms
             ::typefuzz::__private::leave_field(__cx, __saved);
         }

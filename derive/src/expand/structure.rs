@@ -28,25 +28,22 @@ pub fn expand(container: &Container) -> TokenStream {
         };
         let token = proc_macro2::Literal::u64_suffixed(token(&name));
         let pattern = variant.pattern();
-        let children = variant
-            .fields
-            .iter()
-            .enumerate()
-            .filter(|(_, field)| field.attrs.skip.is_none())
-            .map(|(index, field)| {
-                let binding = &field.binding;
-                let ty = field.ty;
-                let index = index as u32;
-                quote_spanned! {field.ty_span()=>
-                    ::typefuzz::__private::structure_field(
-                        __structure,
-                        #token,
-                        #index,
-                        #binding,
-                        <#ty as ::typefuzz::Mutate>::visit_structure,
-                    );
-                }
-            });
+        // Numbered among the active fields, as the derived `mutate` numbers the field it
+        // descends into (`__private::enter_field`), so the walk can follow the mutation.
+        let children = variant.active_fields().enumerate().map(|(index, field)| {
+            let binding = &field.binding;
+            let ty = field.ty;
+            let index = index as u32;
+            quote_spanned! {field.ty_span()=>
+                ::typefuzz::__private::structure_field(
+                    __structure,
+                    #token,
+                    #index,
+                    #binding,
+                    <#ty as ::typefuzz::Mutate>::visit_structure,
+                );
+            }
+        });
         quote! {
             #pattern => {
                 __structure.node(#token);

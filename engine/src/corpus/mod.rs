@@ -45,6 +45,9 @@ pub(crate) struct Seed<T> {
     pub(crate) bytes: Option<std::rc::Rc<[u8]>>,
     /// How many coverage counters its run hit (0 without coverage feedback).
     pub(crate) counters_hit: u32,
+    /// Whether its structure features are all in the structure map (its run was observed: see
+    /// `Feedback::structure_known`), so that a mutant need be observed only where it changed.
+    pub(crate) structure_known: bool,
 }
 
 /// The two lists of a [`Queue`].
@@ -86,6 +89,7 @@ impl<T> Seed<T> {
             comparisons: None,
             bytes: None,
             counters_hit: 0,
+            structure_known: false,
         }
     }
 

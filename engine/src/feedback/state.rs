@@ -292,10 +292,14 @@ impl Feedback {
     /// run, the property gives a real signal and structure stops keeping seeds — its hundreds
     /// of shape features would otherwise crowd out the few seeds that signal picks (measured:
     /// the labelled "bad!" search fell from 9 to 1 of 10 seeds when both counted).
-    pub(crate) fn observe_structure<T: Mutate>(&mut self, input: &T) -> u32 {
+    ///
+    /// `focus`: where the input differs from a seed whose structure is all in the map
+    /// ([`structure_known`](Self::structure_known) when it was kept), as
+    /// [`Context::changed`](crate::Context) names it: only that part is walked.
+    pub(crate) fn observe_structure<T: Mutate>(&mut self, input: &T, focus: Option<&[u32]>) -> u32 {
         match &mut self.structure {
             Some(map) if !self.guided => {
-                let (new, features) = map.observe(input);
+                let (new, features) = map.observe(input, focus);
                 for index in features {
                     if self.discovered.len() < MAX_SEED_FEATURES {
                         self.discovered.push(Feature::Structure(index));
@@ -305,6 +309,13 @@ impl Feedback {
             }
             _ => 0,
         }
+    }
+
+    /// Whether every structure feature of the last input observed is in the map (its walk was
+    /// not skipped by the sampling or by another source's guidance): a seed kept then can have
+    /// its mutants observed only where they differ from it.
+    pub(crate) fn structure_known(&self) -> bool {
+        !self.guided && self.structure.as_ref().is_some_and(|map| map.walked)
     }
 
     /// Whether another source has just taken over from structure coverage (true once per run):

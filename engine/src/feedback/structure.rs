@@ -90,7 +90,7 @@ pub struct Structure<'a> {
     /// Nodes and children reported so far: a child that reports neither is opaque.
     events: u32,
     /// Whether part of the value went unreported (an opaque child, or the node or depth bound).
-    partial: bool,
+    pub(crate) partial: bool,
     /// The first features this observation set first.
     discovered: [u32; MAX_DISCOVERED],
     parent: u64,
@@ -102,7 +102,24 @@ pub struct Structure<'a> {
     depth: u32,
     remaining: u32,
     new: u32,
+    /// How the current place is walked: [`FULL`], [`FOCUSED`] or [`SHALLOW`] (see
+    /// [`focus`](Self::focus)).
+    mode: u8,
+    /// In [`FOCUSED`] mode, the index in `focus` of the child to take next.
+    level: u32,
+    /// The way down to the part of the value that changed (see [`focus`](Self::focus)).
+    focus: &'a [u32],
 }
+
+/// Walk mode: every node's features (the whole value, or the changed part of it).
+const FULL: u8 = 0;
+/// Walk mode: a node on the way down to the changed part: only its child on the way down (or,
+/// at the last step, that child and its siblings) is visited. Its own features are marked again
+/// (a few nodes per walk), in case an impl reports features of the run rather than of the value.
+const FOCUSED: u8 = 1;
+/// Walk mode: a sibling of the changed part, visited only for its own token (the sibling
+/// features next to the changed node); nothing below it is visited.
+const SHALLOW: u8 = 2;
 
 impl<'a> Structure<'a> {
     /// Words (`u64`) of a feature map.
@@ -136,6 +153,9 @@ impl<'a> Structure<'a> {
             depth: 0,
             remaining: if usable { MAX_NODES } else { 0 },
             new: 0,
+            mode: FULL,
+            level: 0,
+            focus: &[],
         }
     }
 
@@ -150,6 +170,20 @@ impl<'a> Structure<'a> {
             fingerprinting: false,
             ..Structure::new(seen)
         }
+    }
+
+    /// Observes only what can be new in a mutant whose seed was observed before: the subtree
+    /// reached by taking child `path[0]` of the root, then child `path[1]` of that, ... (as
+    /// [`UndoLog::changed`](crate::mutate::undo::UndoLog::changed) names it), and the sibling
+    /// features of its root. Everything else is node for node the seed, whose features are in
+    /// the map already, so the walk visits no other child on the way down but (at the last
+    /// step) the changed one's siblings, for their tokens alone. An impl whose
+    /// walk follows no numbering ([`enter`](Self::enter) rather than `enter_at`) is walked whole
+    /// from there. An empty path walks the whole value.
+    pub(crate) fn focus(&mut self, path: &'a [u32]) {
+        self.focus = path;
+        self.mode = if path.is_empty() { FULL } else { FOCUSED };
+        self.level = 0;
     }
 
     /// Folds one word of the walk into the fingerprint, if this observation makes one.
@@ -264,6 +298,10 @@ impl<'a> Structure<'a> {
         if self.own == 0 {
             self.own = constructor;
         }
+        if self.mode == SHALLOW {
+            // A sibling of the changed part: its own features are known.
+            return;
+        }
         let under_parent = mix(self.parent, constructor);
         self.mark(constructor);
         self.mark(under_parent);
@@ -307,6 +345,72 @@ impl<'a> Structure<'a> {
     /// ```
     #[inline]
     pub fn enter(&mut self, constructor: u64, field: u32) -> Option<Step> {
+        // A child this numbering does not name: walked whole under a node on the way down to
+        // the changed part (it may hold it), not at all under a sibling of that part.
+        match self.mode {
+            SHALLOW => None,
+            _ => self.enter_as(constructor, field, FULL, self.level),
+        }
+    }
+
+    /// [`enter`](Self::enter) for child number `index` of its parent as the mutation names the
+    /// child it descends into ([`UndoLog::enter_child`](crate::mutate::undo::UndoLog::enter_child)):
+    /// under a [`focus`](Self::focus) the walk follows the changed part's path by these numbers.
+    /// With `adjacent_only` (the children are alike, so each reports a token: a sequence's
+    /// elements) the siblings of the changed child that are not next to it are not visited.
+    #[inline]
+    pub(crate) fn enter_at(
+        &mut self,
+        constructor: u64,
+        field: u32,
+        index: usize,
+        adjacent_only: bool,
+    ) -> Option<Step> {
+        match self.mode {
+            FULL => self.enter_as(constructor, field, FULL, self.level),
+            SHALLOW => None,
+            _ => {
+                let level = self.level as usize;
+                let toward = self.focus[level] as usize;
+                let last = level + 1 == self.focus.len();
+                if index == toward {
+                    let mode = if last { FULL } else { FOCUSED };
+                    self.enter_as(constructor, field, mode, self.level + 1)
+                } else if last && !(adjacent_only && index.abs_diff(toward) > 1) {
+                    // A sibling of the changed node: its token, for the sibling features.
+                    self.enter_as(constructor, field, SHALLOW, self.level)
+                } else {
+                    // Off the way down: nothing here changed.
+                    None
+                }
+            }
+        }
+    }
+
+    /// The indices of `len` alike children (a sequence's elements) that
+    /// [`enter_at`](Self::enter_at) with `adjacent_only` would enter: all of them, or under a
+    /// [`focus`](Self::focus) the one on the way down (and, at the last step, its neighbours), so
+    /// that a long sequence is not looped over to find them.
+    #[inline]
+    pub(crate) fn children_to_visit(&self, len: usize) -> core::ops::Range<usize> {
+        match self.mode {
+            FULL => 0..len,
+            SHALLOW => 0..0,
+            _ => {
+                let level = self.level as usize;
+                let toward = self.focus[level] as usize;
+                if level + 1 == self.focus.len() {
+                    toward.saturating_sub(1)..len.min(toward.saturating_add(2))
+                } else {
+                    toward.min(len)..len.min(toward.saturating_add(1))
+                }
+            }
+        }
+    }
+
+    /// [`enter`](Self::enter), walking the child in `mode` (at `level` of the focus).
+    #[inline(always)]
+    fn enter_as(&mut self, constructor: u64, field: u32, mode: u8, level: u32) -> Option<Step> {
         if self.remaining == 0 || self.depth >= MAX_DEPTH {
             self.partial = true;
             return None;
@@ -317,7 +421,11 @@ impl<'a> Structure<'a> {
             step: mix(constructor, u64::from(field) + 1),
             saved: (self.parent, self.grandparent, self.own, self.sibling),
             events: self.events,
+            mode: (self.mode, mode),
+            level: self.level,
         };
+        self.mode = mode;
+        self.level = level;
         self.fold(step.step);
         self.grandparent = self.parent;
         self.parent = step.step;
@@ -336,7 +444,9 @@ impl<'a> Structure<'a> {
         self.fold(LEAVE);
         let token = self.own;
         (self.parent, self.grandparent, self.own, self.sibling) = step.saved;
-        if token != 0 {
+        (self.mode, self.level) = (step.mode.0, step.level);
+        // Next to a child on the way down (unchanged, its siblings not visited), nothing is new.
+        if token != 0 && step.mode.1 != FOCUSED {
             // Siblings side by side: what the previous field held next to what this one holds.
             if self.sibling != 0 {
                 self.mark(mix(mix(step.step, self.sibling), token));
@@ -448,6 +558,10 @@ pub struct Step {
     saved: (u64, u64, u64, u64),
     /// The walk's event count after entering: unchanged at the leave, the child was opaque.
     events: u32,
+    /// The walk modes of the parent and of the child.
+    mode: (u8, u8),
+    /// The parent's focus level.
+    level: u32,
 }
 
 /// What the fingerprint folds in when the walk returns from a child, so that `[[a], b]` and
@@ -482,6 +596,9 @@ pub(crate) struct StructureMap {
     offered: u64,
     /// Whether quiet stretches are sampled at all (`FeedbackSources::structure_sampling`).
     pub(crate) sampling: bool,
+    /// Whether the last input offered was observed (not skipped by the sampling): its features
+    /// are then all in the map, and its mutants' can be observed where they changed.
+    pub(crate) walked: bool,
 }
 
 impl StructureMap {
@@ -492,6 +609,7 @@ impl StructureMap {
             quiet: 0,
             offered: 0,
             sampling: true,
+            walked: false,
         }
     }
 
@@ -508,11 +626,19 @@ impl StructureMap {
 
     /// Observes `input` if it is due; returns how many features it set first and (some of)
     /// those features.
-    pub(crate) fn observe<T: Mutate>(&mut self, input: &T) -> (u32, impl Iterator<Item = u32>) {
+    pub(crate) fn observe<T: Mutate>(
+        &mut self,
+        input: &T,
+        focus: Option<&[u32]>,
+    ) -> (u32, impl Iterator<Item = u32>) {
         let mut discovered = [0; MAX_DISCOVERED];
         let mut new = 0;
-        if self.due() {
+        self.walked = self.due();
+        if self.walked {
             let mut structure = Structure::features_only(&mut self.seen);
+            if let Some(path) = focus {
+                structure.focus(path);
+            }
             input.visit_structure(&mut structure);
             new = structure.new_features();
             discovered = structure.discovered;
@@ -533,7 +659,7 @@ mod tests {
     use super::*;
 
     fn new_features<T: Mutate>(map: &mut StructureMap, value: &T) -> u32 {
-        map.observe(value).0
+        map.observe(value, None).0
     }
 
     #[test]
@@ -730,7 +856,7 @@ mod tests {
         // A new feature (a value class never seen) resets the quiet count: every input again.
         map.quiet = 1000 * QUIET_BEFORE_SAMPLING;
         let shown = (0..16)
-            .map(|_| map.observe(&u8::MAX).0)
+            .map(|_| map.observe(&u8::MAX, None).0)
             .find(|&new| new > 0);
         assert!(shown.is_some(), "one of 16 inputs is observed");
         assert_eq!(map.quiet, 0);

@@ -485,7 +485,9 @@ where
         #[cfg(test)]
         check_recipe(self.config, self.unverified, recipe.as_ref(), &seed.value);
         let parts = test_parts!(self);
-        let tested = Self::test_with(parts, &seed.value, recipe.as_ref(), None);
+        // The structure feedback looks only where the mutant differs from a seed it knows.
+        let focus = self.cx.changed().filter(|_| seed.structure_known);
+        let tested = Self::test_with(parts, &seed.value, recipe.as_ref(), None, focus);
         let input = tested.keeps_input().then(|| seed.value.clone());
         // SAFETY: the seed has not moved since `start_undo` (the queues were not touched); the
         // mutation changed it only through `mutate_undoable`, and the test read it by shared
@@ -530,16 +532,19 @@ where
     /// outcome to the statistics and the feedback. Touches neither the queues nor the input.
     fn test(&mut self, input: &T, recipe: Option<&Recipe>, hash: Option<u64>) -> Tested {
         let parts = test_parts!(self);
-        Self::test_with(parts, input, recipe, hash)
+        Self::test_with(parts, input, recipe, hash, None)
     }
 
     /// [`test`](Self::test) on the parts of the fuzzer it touches, so that the input can be a
-    /// seed that stays in its queue ([`mutate_in_place`](Self::mutate_in_place)).
+    /// seed that stays in its queue ([`mutate_in_place`](Self::mutate_in_place)); `focus` is
+    /// where such a mutant differs from its seed, if the seed's structure is known (see
+    /// `Feedback::observe_structure`).
     fn test_with(
         parts: TestParts<'_, P>,
         input: &T,
         recipe: Option<&Recipe>,
         hash: Option<u64>,
+        focus: Option<&[u32]>,
     ) -> Tested {
         let TestParts {
             artifacts,
@@ -569,7 +574,7 @@ where
         let valid_len =
             (valid && tally.stats.discards > 0).then(|| artifacts.last_input(input).len());
         let mut novelty = feedback.observe(valid_len);
-        novelty.structure = feedback.observe_structure(input);
+        novelty.structure = feedback.observe_structure(input, focus);
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
             // bytes for the inputs it cannot see whole.
@@ -653,6 +658,7 @@ where
         );
         seed.comparisons = crate::feedback::cmplog::take_for_seed();
         seed.counters_hit = self.feedback.last_counters_hit();
+        seed.structure_known = self.feedback.structure_known();
         // A recipe's parent must decode back to this seed: checked once here, by the bytes.
         let round_trips =
             self.recipes && exact && codec::to_bytes(&codec::from_bytes::<T>(&bytes)) == bytes;

@@ -343,6 +343,12 @@ impl Context {
         &mut self.undo
     }
 
+    /// Where the mutation since [`start_undo`](Self::start_undo) changed the value (see
+    /// [`UndoLog::changed`](super::undo::UndoLog::changed)).
+    pub(crate) fn changed(&self) -> Option<&[u32]> {
+        self.undo.changed()
+    }
+
     /// The random number generator.
     ///
     /// ```

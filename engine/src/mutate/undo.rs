@@ -349,6 +349,9 @@ impl Drop for Record {
     }
 }
 
+/// `UndoLog::changed_len` before the first record.
+const NO_CHANGE: usize = usize::MAX;
+
 /// The places a mutation changed, with their original values (see the module docs). Kept in
 /// the [`Context`](super::Context); records nothing unless the engine started it.
 #[derive(Default)]
@@ -359,6 +362,13 @@ pub(crate) struct UndoLog {
     hops: Vec<Hop>,
     /// The records' hops, one run per record (`Record::path`).
     paths: Vec<Hop>,
+    /// The children the mutation descended into from the root to where it is now, as the
+    /// structure walk numbers them ([`enter_child`](Self::enter_child)).
+    focus: Vec<u32>,
+    /// The longest descent every record so far was made under: `changed[..changed_len]`, or
+    /// `changed_len == NO_CHANGE` before the first record ([`changed`](Self::changed)).
+    changed: Vec<u32>,
+    changed_len: usize,
     /// Debug builds: an address in the frame that started recording. The stack grows down, so
     /// a place between a later frame and this one is a temporary of the mutation (a map's key
     /// mutated out of the map), which must never be saved: it is gone by the undo.
@@ -400,6 +410,8 @@ impl UndoLog {
         self.records.clear();
         self.hops.clear();
         self.paths.clear();
+        self.focus.clear();
+        self.changed_len = NO_CHANGE;
         self.recording = true;
         #[cfg(all(debug_assertions, not(miri)))]
         {
@@ -481,8 +493,20 @@ impl UndoLog {
         self.records.push(record);
     }
 
-    /// The current hops, logged for a record.
+    /// The current hops, logged for a record (every record is made through here, which also
+    /// narrows [`changed`](Self::changed) to the descent shared with this one).
     fn path(&mut self) -> (u32, u32) {
+        if self.changed_len == NO_CHANGE {
+            self.changed.clear();
+            self.changed.extend_from_slice(&self.focus);
+            self.changed_len = self.focus.len();
+        } else {
+            let shared = (self.changed[..self.changed_len].iter())
+                .zip(&self.focus)
+                .take_while(|(a, b)| a == b)
+                .count();
+            self.changed_len = shared;
+        }
         let start = self.paths.len() as u32;
         self.paths.extend_from_slice(&self.hops);
         (start, self.paths.len() as u32)
@@ -507,6 +531,32 @@ impl UndoLog {
         if entered {
             self.hops.pop();
         }
+    }
+
+    /// The mutation goes down into child number `index` of the node it is at, as the node's
+    /// `visit_structure` numbers its children (a derived type's active field, a sequence's
+    /// element); [`leave_child`](Self::leave_child) comes back up. Only impls whose walk follows
+    /// the same numbering with `Structure::enter_at` bracket their descent with the two (the
+    /// derive and the sequences); any other impl's descent is invisible here, so whatever it
+    /// changes is recorded at its own node, which the walk then observes whole.
+    #[inline]
+    pub(crate) fn enter_child(&mut self, index: usize) {
+        self.focus.push(u32::try_from(index).unwrap_or(u32::MAX));
+    }
+
+    /// Comes back up from [`enter_child`](Self::enter_child).
+    #[inline]
+    pub(crate) fn leave_child(&mut self) {
+        self.focus.pop();
+    }
+
+    /// Where the mutation since [`start`](Self::start) changed the value: the children taken
+    /// from the root down to the deepest node whose subtree holds every place it saved (empty:
+    /// the root itself was saved, or places in more than one child of the root), or `None` when
+    /// it saved nothing. Outside that subtree the mutant is the seed, node for node, so the
+    /// structure feedback need only look inside it (`Structure::focus`).
+    pub(crate) fn changed(&self) -> Option<&[u32]> {
+        (self.changed_len != NO_CHANGE).then(|| &self.changed[..self.changed_len])
     }
 
     /// `place` now holds what was its own subterm number `index`, moved up out of `original`

@@ -362,6 +362,21 @@ fn plan_sequence(cx: &mut Context, len: usize, elements: bool) -> SequenceEdit {
     }
 }
 
+/// Down into element `index` of a sequence (`hop` into its buffer): the undo log's hop and the
+/// child the structure walk follows ([`visit_elements`]); compiled once, not per element type.
+fn enter_element(cx: &mut Context, hop: Hop, index: usize) -> bool {
+    let log = cx.undo_log();
+    log.enter_child(index);
+    log.enter(hop)
+}
+
+/// Back up from [`enter_element`] (`entered`: what it returned).
+fn leave_element(cx: &mut Context, entered: bool) {
+    let log = cx.undo_log();
+    log.leave(entered);
+    log.leave_child();
+}
+
 /// Applies the mutation [`plan_sequence`] chose: the per-element-type part.
 fn mutate_sequence<T: Mutate, S: Sequence<T> + Mutate>(seq: &mut S, cx: &mut Context) {
     let elements = seq.length() > 0 && can_descend::<T>(cx);
@@ -378,9 +393,9 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Mutate>(seq: &mut S, cx: &mut Con
     if let Some(index) = element {
         // Down in the elements' buffer: a hop for the undo (see `mutate/undo.rs`).
         let hop = Hop::new(seq as *mut S as *mut u8, S::ENTER);
-        let entered = cx.undo_log().enter(hop);
+        let entered = enter_element(cx, hop, index);
         mutate_child(seq.at_mut(index), cx);
-        cx.undo_log().leave(entered);
+        leave_element(cx, entered);
         return;
     }
     // Every other edit changes the sequence itself: saved whole first.
@@ -608,8 +623,12 @@ fn visit_elements<T: Mutate, S: Sequence<T>>(
 ) {
     let len = seq.length();
     structure.node(mix(constructor, length_class(len)));
-    for index in 0..len {
-        structure.child(constructor, position(index, len), seq.at(index));
+    for index in structure.children_to_visit(len) {
+        // Numbered for the walk's focus as `enter_element` numbers the mutation's descent.
+        if let Some(step) = structure.enter_at(constructor, position(index, len), index, true) {
+            seq.at(index).visit_structure(structure);
+            structure.leave(step);
+        }
     }
 }
 
