@@ -342,16 +342,16 @@ pub fn check_undo<T: Mutate + core::fmt::Debug>(
     }
     let mutant = crate::codec::to_bytes(value);
     let shown = format!("{value:?}");
-    if let Some(path) = cx.changed() {
+    if let Some(focus) = cx.changed() {
         let (mut whole, mut focused) = (seed_features.clone(), seed_features);
         let mut walk = Structure::features_only(&mut whole);
         value.visit_structure(&mut walk);
         let cut_short = walk.partial;
         let mut walk = Structure::features_only(&mut focused);
-        walk.focus(path);
+        walk.focus(focus);
         value.visit_structure(&mut walk);
         if !cut_short && whole != focused {
-            let path = path.to_vec();
+            let path = (focus.path.to_vec(), focus.elements);
             // SAFETY: as below.
             unsafe { cx.undo(value) };
             return Err(format!(

@@ -1,14 +1,15 @@
 //! The engine loop on a fixed amount of work, for counting what it executes (issue 11).
 //!
 //! ```text
-//! cargo run --release -p typefuzz-bench --bin fixed_work -- [WORKLOAD] [TESTS]
+//! cargo run --release -p typefuzz-bench --bin fixed_work -- [WORKLOAD] [TESTS] [MAX_SIZE]
 //! valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes target/release/fixed_work machines
 //! ```
 //!
 //! `typefuzz::check` with the default schedule (coverage off, as in a plain `cargo test`) on
 //! one of the throughput mode's workloads (`machines`, `terms`, `mirror`, or all three when
 //! `WORKLOAD` is missing or `all`) for exactly `TESTS` tests (default: 200,000 for machines and
-//! mirror, 60,000 for terms), seed 1, at the throughput mode's sizes. The run is deterministic:
+//! mirror, 60,000 for terms), seed 1, at the throughput mode's sizes (or at the engine's maximum
+//! size `MAX_SIZE`, for inputs larger than the throughput mode's). The run is deterministic:
 //! two builds that make the same draws print the same line (tests, generated inputs, seeds
 //! kept, restarts, distinct valid inputs) and do the same work, so the instructions and branch
 //! mispredictions cachegrind counts for each compare their per-test cost exactly, whatever the
@@ -140,6 +141,12 @@ fn main() {
     let tests = args
         .next()
         .map(|n| n.parse::<u64>().expect("TESTS is a number"));
+    // The engine's maximum size instead of the throughput mode's (engine workloads only).
+    let size = |default: usize| {
+        std::env::args()
+            .nth(3)
+            .map_or(default, |n| n.parse().expect("MAX_SIZE is a number"))
+    };
     if generator_loop(&workload, tests) {
         return;
     }
@@ -147,16 +154,21 @@ fn main() {
     if all || workload == "machines" {
         run::<Machine>(
             "machines",
-            100,
+            size(100),
             tests.unwrap_or(200_000),
             runs_to_completion,
         );
     }
     if all || workload == "terms" {
-        run::<Term>("terms", 48, tests.unwrap_or(60_000), depth_within_size);
+        run::<Term>(
+            "terms",
+            size(48),
+            tests.unwrap_or(60_000),
+            depth_within_size,
+        );
     }
     if all || workload == "mirror" {
-        run::<Tree>("mirror", 16, tests.unwrap_or(200_000), mirror_twice);
+        run::<Tree>("mirror", size(16), tests.unwrap_or(200_000), mirror_twice);
     }
     if !all && !["machines", "terms", "mirror"].contains(&workload.as_str()) {
         eprintln!(

@@ -296,7 +296,11 @@ impl Feedback {
     /// `focus`: where the input differs from a seed whose structure is all in the map
     /// ([`structure_known`](Self::structure_known) when it was kept), as
     /// [`Context::changed`](crate::Context) names it: only that part is walked.
-    pub(crate) fn observe_structure<T: Mutate>(&mut self, input: &T, focus: Option<&[u32]>) -> u32 {
+    pub(crate) fn observe_structure<T: Mutate>(
+        &mut self,
+        input: &T,
+        focus: Option<crate::feedback::structure::Focus<'_>>,
+    ) -> u32 {
         match &mut self.structure {
             Some(map) if !self.guided => {
                 let (new, features) = map.observe(input, focus);

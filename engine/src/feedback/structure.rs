@@ -109,6 +109,21 @@ pub struct Structure<'a> {
     level: u32,
     /// The way down to the part of the value that changed (see [`focus`](Self::focus)).
     focus: &'a [u32],
+    /// The mode of the changed node: [`FULL`], or [`RANGED`] with `range` set.
+    target: u8,
+    /// In [`RANGED`] mode, the new elements.
+    range: (usize, usize),
+}
+
+/// Where a mutant differs from its seed, for a [`Structure`] walk that looks only there: the
+/// children taken from the root down to the changed node
+/// ([`UndoLog::changed`](crate::mutate::undo::UndoLog::changed)), and, when that node is a
+/// sequence whose own edit was the whole mutation, the elements the edit made
+/// ([`UndoLog::note_elements`](crate::mutate::undo::UndoLog::note_elements)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Focus<'a> {
+    pub(crate) path: &'a [u32],
+    pub(crate) elements: Option<(u32, u32)>,
 }
 
 /// Walk mode: every node's features (the whole value, or the changed part of it).
@@ -117,6 +132,10 @@ const FULL: u8 = 0;
 /// at the last step, that child and its siblings) is visited. Its own features are marked again
 /// (a few nodes per walk), in case an impl reports features of the run rather than of the value.
 const FOCUSED: u8 = 1;
+/// Walk mode: the changed node, a sequence whose own edit (the mutation's only change) made
+/// new elements `range.0..range.1` (see [`Focus::elements`]): only the elements around them are
+/// visited, [`FULL`] from one before to one after, [`SHALLOW`] one further on each side.
+const RANGED: u8 = 3;
 /// Walk mode: a sibling of the changed part, visited only for its own token (the sibling
 /// features next to the changed node); nothing below it is visited.
 const SHALLOW: u8 = 2;
@@ -156,6 +175,8 @@ impl<'a> Structure<'a> {
             mode: FULL,
             level: 0,
             focus: &[],
+            target: FULL,
+            range: (0, 0),
         }
     }
 
@@ -180,10 +201,23 @@ impl<'a> Structure<'a> {
     /// step) the changed one's siblings, for their tokens alone. An impl whose
     /// walk follows no numbering ([`enter`](Self::enter) rather than `enter_at`) is walked whole
     /// from there. An empty path walks the whole value.
-    pub(crate) fn focus(&mut self, path: &'a [u32]) {
-        self.focus = path;
-        self.mode = if path.is_empty() { FULL } else { FOCUSED };
+    ///
+    /// With [`Focus::elements`] the changed node is a sequence of which only some elements are
+    /// new: the walk visits the elements from one before them to one after them whole (an
+    /// element next to an insertion or removal may have become the first or the last), and one
+    /// more on each side for its token.
+    pub(crate) fn focus(&mut self, focus: Focus<'a>) {
+        self.focus = focus.path;
         self.level = 0;
+        if let Some((lo, hi)) = focus.elements {
+            self.target = RANGED;
+            self.range = (lo as usize, hi as usize);
+        }
+        self.mode = if focus.path.is_empty() {
+            self.target
+        } else {
+            FOCUSED
+        };
     }
 
     /// Folds one word of the walk into the fingerprint, if this observation makes one.
@@ -353,13 +387,35 @@ impl<'a> Structure<'a> {
         }
     }
 
+    /// Whether child `index` of a [`RANGED`] node is new or next to what is new.
+    #[inline]
+    fn near_range(&self, index: usize) -> bool {
+        index + 1 >= self.range.0 && index <= self.range.1
+    }
+
     /// [`enter`](Self::enter) for child number `index` of its parent as the mutation names the
     /// child it descends into ([`UndoLog::enter_child`](crate::mutate::undo::UndoLog::enter_child)):
     /// under a [`focus`](Self::focus) the walk follows the changed part's path by these numbers.
     /// With `adjacent_only` (the children are alike, so each reports a token: a sequence's
     /// elements) the siblings of the changed child that are not next to it are not visited.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn enter_at(
+        &mut self,
+        constructor: u64,
+        field: u32,
+        index: usize,
+        adjacent_only: bool,
+    ) -> Option<Step> {
+        // The whole walk (every fresh input, every part that changed) as fast as `enter`.
+        if self.mode == FULL {
+            return self.enter_as(constructor, field, FULL, self.level);
+        }
+        self.enter_focused(constructor, field, index, adjacent_only)
+    }
+
+    /// [`enter_at`](Self::enter_at) under a [`focus`](Self::focus), outside the changed part.
+    #[inline(never)]
+    fn enter_focused(
         &mut self,
         constructor: u64,
         field: u32,
@@ -369,12 +425,20 @@ impl<'a> Structure<'a> {
         match self.mode {
             FULL => self.enter_as(constructor, field, FULL, self.level),
             SHALLOW => None,
+            RANGED => {
+                let mode = if self.near_range(index) {
+                    FULL
+                } else {
+                    SHALLOW
+                };
+                self.enter_as(constructor, field, mode, self.level)
+            }
             _ => {
                 let level = self.level as usize;
                 let toward = self.focus[level] as usize;
                 let last = level + 1 == self.focus.len();
                 if index == toward {
-                    let mode = if last { FULL } else { FOCUSED };
+                    let mode = if last { self.target } else { FOCUSED };
                     self.enter_as(constructor, field, mode, self.level + 1)
                 } else if last && !(adjacent_only && index.abs_diff(toward) > 1) {
                     // A sibling of the changed node: its token, for the sibling features.
@@ -396,6 +460,7 @@ impl<'a> Structure<'a> {
         match self.mode {
             FULL => 0..len,
             SHALLOW => 0..0,
+            RANGED => self.range.0.saturating_sub(2)..len.min(self.range.1.saturating_add(2)),
             _ => {
                 let level = self.level as usize;
                 let toward = self.focus[level] as usize;
@@ -629,15 +694,15 @@ impl StructureMap {
     pub(crate) fn observe<T: Mutate>(
         &mut self,
         input: &T,
-        focus: Option<&[u32]>,
+        focus: Option<Focus<'_>>,
     ) -> (u32, impl Iterator<Item = u32>) {
         let mut discovered = [0; MAX_DISCOVERED];
         let mut new = 0;
         self.walked = self.due();
         if self.walked {
             let mut structure = Structure::features_only(&mut self.seen);
-            if let Some(path) = focus {
-                structure.focus(path);
+            if let Some(focus) = focus {
+                structure.focus(focus);
             }
             input.visit_structure(&mut structure);
             new = structure.new_features();

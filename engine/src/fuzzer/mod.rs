@@ -544,7 +544,7 @@ where
         input: &T,
         recipe: Option<&Recipe>,
         hash: Option<u64>,
-        focus: Option<&[u32]>,
+        focus: Option<crate::feedback::structure::Focus<'_>>,
     ) -> Tested {
         let TestParts {
             artifacts,

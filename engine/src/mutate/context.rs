@@ -345,8 +345,12 @@ impl Context {
 
     /// Where the mutation since [`start_undo`](Self::start_undo) changed the value (see
     /// [`UndoLog::changed`](super::undo::UndoLog::changed)).
-    pub(crate) fn changed(&self) -> Option<&[u32]> {
-        self.undo.changed()
+    pub(crate) fn changed(&self) -> Option<crate::feedback::structure::Focus<'_>> {
+        let path = self.undo.changed()?;
+        Some(crate::feedback::structure::Focus {
+            path,
+            elements: self.undo.changed_elements(),
+        })
     }
 
     /// The random number generator.

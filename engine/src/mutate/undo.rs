@@ -369,6 +369,9 @@ pub(crate) struct UndoLog {
     /// `changed_len == NO_CHANGE` before the first record ([`changed`](Self::changed)).
     changed: Vec<u32>,
     changed_len: usize,
+    /// The elements a sequence's own edit changed, when that edit is the only record: see
+    /// [`note_elements`](Self::note_elements).
+    elements: Option<(u32, u32)>,
     /// Debug builds: an address in the frame that started recording. The stack grows down, so
     /// a place between a later frame and this one is a temporary of the mutation (a map's key
     /// mutated out of the map), which must never be saved: it is gone by the undo.
@@ -412,6 +415,7 @@ impl UndoLog {
         self.paths.clear();
         self.focus.clear();
         self.changed_len = NO_CHANGE;
+        self.elements = None;
         self.recording = true;
         #[cfg(all(debug_assertions, not(miri)))]
         {
@@ -496,6 +500,7 @@ impl UndoLog {
     /// The current hops, logged for a record (every record is made through here, which also
     /// narrows [`changed`](Self::changed) to the descent shared with this one).
     fn path(&mut self) -> (u32, u32) {
+        self.elements = None;
         if self.changed_len == NO_CHANGE {
             self.changed.clear();
             self.changed.extend_from_slice(&self.focus);
@@ -557,6 +562,25 @@ impl UndoLog {
     /// structure feedback need only look inside it (`Structure::focus`).
     pub(crate) fn changed(&self) -> Option<&[u32]> {
         (self.changed_len != NO_CHANGE).then(|| &self.changed[..self.changed_len])
+    }
+
+    /// The sequence just saved (the only record so far, made where the mutation stands) was
+    /// edited so that, in its new numbering, the elements `lo..hi` are new (inserted,
+    /// duplicated, swapped, grown) and every other element is one it held before, shifted by
+    /// the same amount on each side (`lo == hi` for a removal or truncation at `lo`). The
+    /// structure walk then visits only the elements around `lo..hi` (`Structure::focus`).
+    /// Ignored after any other record, or a later one: the numbering would not be this edit's.
+    pub(crate) fn note_elements(&mut self, lo: usize, hi: usize) {
+        if self.recording && self.records.len() == 1 && self.changed_len == self.focus.len() {
+            let index = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+            self.elements = Some((index(lo), index(hi)));
+        }
+    }
+
+    /// The elements of the changed node that a sequence edit changed, if the mutation was that
+    /// edit alone (see [`note_elements`](Self::note_elements)); `None`: the node changed whole.
+    pub(crate) fn changed_elements(&self) -> Option<(u32, u32)> {
+        self.elements
     }
 
     /// `place` now holds what was its own subterm number `index`, moved up out of `original`

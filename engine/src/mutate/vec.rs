@@ -400,26 +400,41 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Mutate>(seq: &mut S, cx: &mut Con
     }
     // Every other edit changes the sequence itself: saved whole first.
     cx.save(seq);
-    match edit {
-        SequenceEdit::Insert { at } => seq.insert_at(at, generate_child(cx)),
+    let new = match edit {
+        SequenceEdit::Insert { at } => {
+            seq.insert_at(at, generate_child(cx));
+            at..at + 1
+        }
         SequenceEdit::Duplicate { from, at } => {
             let copy = seq.at(from).duplicate();
             seq.insert_at(at, copy);
+            at..at + 1
         }
-        SequenceEdit::Remove { start, count } => seq.remove_range(start, count),
+        SequenceEdit::Remove { start, count } => {
+            seq.remove_range(start, count);
+            start..start
+        }
         SequenceEdit::Swap { a, b } => {
             cx.record(Operator::Swap);
             seq.swap_at(a, b);
+            a.min(b)..a.max(b) + 1
         }
-        SequenceEdit::Truncate { len } => seq.truncate_to(len),
+        SequenceEdit::Truncate { len } => {
+            seq.truncate_to(len);
+            len..len
+        }
         SequenceEdit::Grow { len, size } => {
-            for at in seq.length()..len {
+            let from = seq.length();
+            for at in from..len {
                 seq.insert_at(at, crate::__private::generate_field(cx, size, T::generate));
             }
+            from..len
         }
         // Mutated above.
-        SequenceEdit::Element { .. } => {}
-    }
+        SequenceEdit::Element { index } => index..index + 1,
+    };
+    // Where the structure walk need look (see `UndoLog::note_elements`).
+    cx.undo_log().note_elements(new.start, new.end);
 }
 
 /// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
