@@ -253,7 +253,10 @@ pub fn generate_subterm<T>(cx: &mut Context, size: usize, generate: fn(&mut Cont
 /// structure_field(&mut structure, token("Wrapper"), 0, &7u8, <u8 as Mutate>::visit_structure);
 /// assert!(structure.new_features() > 0);
 /// ```
-#[inline]
+// Inlined into the derived walk in optimized builds (its focused part is out of line), as it
+// was before the focus; a debug build keeps one copy per field type.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn structure_field<T>(
     structure: &mut Structure<'_>,
     constructor: u64,

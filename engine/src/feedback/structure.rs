@@ -398,7 +398,10 @@ impl<'a> Structure<'a> {
     /// under a [`focus`](Self::focus) the walk follows the changed part's path by these numbers.
     /// With `adjacent_only` (the children are alike, so each reports a token: a sequence's
     /// elements) the siblings of the changed child that are not next to it are not visited.
-    #[inline(always)]
+    // Inlined into each sequence and derived field walk in optimized builds only: a debug
+    // build would compile its body again for every field type of the user's crate.
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn enter_at(
         &mut self,
         constructor: u64,
@@ -474,7 +477,8 @@ impl<'a> Structure<'a> {
     }
 
     /// [`enter`](Self::enter), walking the child in `mode` (at `level` of the focus).
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn enter_as(&mut self, constructor: u64, field: u32, mode: u8, level: u32) -> Option<Step> {
         if self.remaining == 0 || self.depth >= MAX_DEPTH {
             self.partial = true;

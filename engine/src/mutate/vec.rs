@@ -400,41 +400,42 @@ fn mutate_sequence<T: Mutate, S: Sequence<T> + Mutate>(seq: &mut S, cx: &mut Con
     }
     // Every other edit changes the sequence itself: saved whole first.
     cx.save(seq);
-    let new = match edit {
-        SequenceEdit::Insert { at } => {
-            seq.insert_at(at, generate_child(cx));
-            at..at + 1
-        }
+    note_edit(cx, edit, seq.length());
+    match edit {
+        SequenceEdit::Insert { at } => seq.insert_at(at, generate_child(cx)),
         SequenceEdit::Duplicate { from, at } => {
             let copy = seq.at(from).duplicate();
             seq.insert_at(at, copy);
-            at..at + 1
         }
-        SequenceEdit::Remove { start, count } => {
-            seq.remove_range(start, count);
-            start..start
-        }
+        SequenceEdit::Remove { start, count } => seq.remove_range(start, count),
         SequenceEdit::Swap { a, b } => {
             cx.record(Operator::Swap);
             seq.swap_at(a, b);
-            a.min(b)..a.max(b) + 1
         }
-        SequenceEdit::Truncate { len } => {
-            seq.truncate_to(len);
-            len..len
-        }
+        SequenceEdit::Truncate { len } => seq.truncate_to(len),
         SequenceEdit::Grow { len, size } => {
-            let from = seq.length();
-            for at in from..len {
+            for at in seq.length()..len {
                 seq.insert_at(at, crate::__private::generate_field(cx, size, T::generate));
             }
-            from..len
         }
         // Mutated above.
-        SequenceEdit::Element { index } => index..index + 1,
+        SequenceEdit::Element { .. } => {}
+    }
+}
+
+/// Tells the undo log which elements `edit` of a sequence of `len` elements makes new, in the
+/// edited sequence's numbering (see `UndoLog::note_elements`): where the structure walk need
+/// look. Compiled once, not per element type.
+fn note_edit(cx: &mut Context, edit: SequenceEdit, len: usize) {
+    let (lo, hi) = match edit {
+        SequenceEdit::Insert { at } | SequenceEdit::Duplicate { at, .. } => (at, at + 1),
+        SequenceEdit::Remove { start, .. } => (start, start),
+        SequenceEdit::Swap { a, b } => (a.min(b), a.max(b) + 1),
+        SequenceEdit::Truncate { len } => (len, len),
+        SequenceEdit::Grow { len: to, .. } => (len, to),
+        SequenceEdit::Element { index } => (index, index + 1),
     };
-    // Where the structure walk need look (see `UndoLog::note_elements`).
-    cx.undo_log().note_elements(new.start, new.end);
+    cx.undo_log().note_elements(lo, hi);
 }
 
 /// A copy of `items` without the elements in `removed`, by one loop (no iterator adapters, whose
