@@ -313,7 +313,7 @@ pub fn save<T: Mutate>(value: &mut T, cx: &mut Context) {
 /// log, make the mutant that as many [`Context::mutate`] calls on a clone make from the same
 /// random state (what a crash recipe replays), and undoing them gives `value` back, compared by
 /// their encodings; and the structure feedback's walk of the mutant focused on where the undo
-/// log says it changed ([`Context::changed`]) marks exactly the features a walk of the whole
+/// log says it changed (`Context::changed`) marks exactly the features a walk of the whole
 /// mutant marks, in a map holding the seed's. Leaves `value` as it was and `cx`'s random state
 /// after the mutations.
 ///

@@ -772,6 +772,49 @@ mod tests {
         );
     }
 
+    /// A focused walk enters only the children on the way down to the changed part and the
+    /// changed node's neighbours, not the rest of the value (what makes it cheaper than a walk
+    /// of the whole mutant; `check_undo` checks it finds the same features).
+    #[test]
+    fn a_focused_walk_enters_only_the_changed_part_and_its_neighbours() {
+        let value: Vec<Vec<u16>> = (0..100).map(|i| vec![i; 3]).collect();
+        let entered = |focus: Option<Focus<'_>>| {
+            let mut map = vec![0u64; Structure::MAP_WORDS];
+            let mut structure = Structure::features_only(&mut map);
+            if let Some(focus) = focus {
+                structure.focus(focus);
+            }
+            value.visit_structure(&mut structure);
+            MAX_NODES - structure.remaining
+        };
+        // The whole value: 100 inner vectors of 3 elements.
+        assert_eq!(entered(None), 400);
+        // Element 50's element 1: the way down (one child), then it and its two neighbours.
+        let deep = Focus {
+            path: &[50, 1],
+            elements: None,
+        };
+        assert_eq!(entered(Some(deep)), 1 + 3);
+        // Element 50 as a whole: it and its neighbours (their tokens), then its 3 elements.
+        let element = Focus {
+            path: &[50],
+            elements: None,
+        };
+        assert_eq!(entered(Some(element)), 3 + 3);
+        // An insertion at 10: elements 9..=11 whole, 8 and 12 for their tokens.
+        let inserted = Focus {
+            path: &[],
+            elements: Some((10, 11)),
+        };
+        assert_eq!(entered(Some(inserted)), 5 + 3 * 3);
+        // The root changed whole: everything.
+        let root = Focus {
+            path: &[],
+            elements: None,
+        };
+        assert_eq!(entered(Some(root)), 400);
+    }
+
     /// The engine's feature-only walk sets exactly the features a full observation sets, in
     /// the same order, and makes no fingerprint.
     #[test]
