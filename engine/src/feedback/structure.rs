@@ -416,7 +416,8 @@ impl<'a> Structure<'a> {
         self.enter_focused(constructor, field, index, adjacent_only)
     }
 
-    /// [`enter_at`](Self::enter_at) under a [`focus`](Self::focus), outside the changed part.
+    /// [`enter_at`](Self::enter_at) under a [`focus`](Self::focus), outside the changed part
+    /// (any mode but [`FULL`], which `enter_at` handles itself).
     #[inline(never)]
     fn enter_focused(
         &mut self,
@@ -425,8 +426,8 @@ impl<'a> Structure<'a> {
         index: usize,
         adjacent_only: bool,
     ) -> Option<Step> {
+        debug_assert_ne!(self.mode, FULL);
         match self.mode {
-            FULL => self.enter_as(constructor, field, FULL, self.level),
             SHALLOW => None,
             RANGED => {
                 let mode = if self.near_range(index) {
