@@ -42,12 +42,28 @@ pub fn from_bytes<T: Mutate>(bytes: &[u8]) -> T {
 /// out.write_len(300);
 /// assert_eq!(out.as_bytes(), &[0xac, 0x02]);
 /// ```
-#[derive(Debug, Default, Clone)]
 pub struct Encoder {
-    bytes: Vec<u8>,
-    depth: usize,
+    /// The allocation written into. Its length stays 0: the bytes written are
+    /// `buf.as_ptr()..cursor`, which `as_bytes` reads and `into_bytes` commits.
+    buf: Vec<u8>,
+    /// Where the next byte goes, in `buf`'s allocation (null before the first write).
+    cursor: *mut u8,
+    /// The end of `buf`'s allocation (null before the first write).
+    ///
+    /// A cursor and an end rather than `Vec::push`: the room test then compares pointers, which
+    /// SanitizerCoverage's `trace-compares` (on by default under cargo-fuzz) does not hook,
+    /// where `len == capacity` calls a hook for every byte written, and the typed mutator
+    /// encodes every mutant it hands libFuzzer (as [`Decoder`] reads through a slice iterator).
+    end: *mut u8,
+    depth: Depth,
     truncated: bool,
 }
+
+// SAFETY: `cursor` and `end` only ever point into `buf`, which the encoder owns: moving or
+// sharing an encoder moves or shares the buffer, as for a `Vec<u8>`.
+unsafe impl Send for Encoder {}
+// SAFETY: as above; `&Encoder` only reads the bytes written.
+unsafe impl Sync for Encoder {}
 
 impl Encoder {
     /// An empty encoder.
@@ -57,10 +73,50 @@ impl Encoder {
     /// ```
     pub const fn new() -> Self {
         Encoder {
-            bytes: Vec::new(),
-            depth: 0,
+            buf: Vec::new(),
+            cursor: core::ptr::null_mut(),
+            end: core::ptr::null_mut(),
+            depth: Depth::TOP,
             truncated: false,
         }
+    }
+
+    /// Makes room for `additional` more bytes. The test compares pointers (see the `end`
+    /// field); `wrapping_add` because the cursor may be null.
+    #[inline(always)]
+    fn reserve(&mut self, additional: usize) {
+        if self.cursor.wrapping_add(additional) > self.end {
+            self.grow(additional);
+        }
+    }
+
+    /// Moves the bytes written to an allocation with room for at least `additional` more.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, additional: usize) {
+        let written = self.len();
+        // SAFETY: the first `written` bytes of the allocation were written by this encoder,
+        // and `written <= capacity`.
+        unsafe { self.buf.set_len(written) };
+        self.buf.reserve(additional.max(written).max(64));
+        let start = self.buf.as_mut_ptr();
+        // SAFETY: `written` and `capacity` are within (or one past) the allocation.
+        unsafe {
+            self.buf.set_len(0);
+            self.cursor = start.add(written);
+            self.end = start.add(self.buf.capacity());
+        }
+    }
+
+    /// How many bytes were written.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        if self.cursor.is_null() {
+            // Nothing was written, and `buf` has not allocated.
+            return 0;
+        }
+        // SAFETY: the cursor points into (or one past) `buf`'s allocation, at or after its start.
+        unsafe { self.cursor.offset_from(self.buf.as_ptr()) as usize }
     }
 
     /// Appends one byte.
@@ -72,7 +128,12 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn write_byte(&mut self, byte: u8) {
-        self.bytes.push(byte);
+        self.reserve(1);
+        // SAFETY: `reserve` left room for one byte at the cursor, in `buf`'s allocation.
+        unsafe {
+            self.cursor.write(byte);
+            self.cursor = self.cursor.add(1);
+        }
     }
 
     /// Appends raw bytes.
@@ -84,7 +145,34 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
-        self.bytes.extend_from_slice(bytes);
+        self.reserve(bytes.len());
+        // SAFETY: `reserve` left room for `bytes.len()` bytes at the cursor, in `buf`'s
+        // allocation, which `bytes` (borrowed while the encoder is borrowed mutably) is not.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), self.cursor, bytes.len());
+            self.cursor = self.cursor.add(bytes.len());
+        }
+    }
+
+    /// Appends `N` bytes known at compile time (an integer's `to_le_bytes`), mirroring
+    /// [`Decoder::read_array`]: one room test and `N` stores, with no length to compare.
+    ///
+    /// ```
+    /// let mut out = typefuzz::codec::Encoder::new();
+    /// out.write_array(0x0102u16.to_le_bytes());
+    /// assert_eq!(out.as_bytes(), &[2, 1]);
+    /// ```
+    #[inline]
+    pub fn write_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.reserve(N);
+        // `N` is a constant: the loop unrolls into `N` stores.
+        for byte in bytes {
+            // SAFETY: `reserve` left room for `N` bytes at the cursor, in `buf`'s allocation.
+            unsafe {
+                self.cursor.write(byte);
+                self.cursor = self.cursor.add(1);
+            }
+        }
     }
 
     /// Appends a length or count as a LEB128 varint.
@@ -100,10 +188,10 @@ impl Encoder {
             let low = (len & 0x7f) as u8;
             len >>= 7;
             if len == 0 {
-                self.bytes.push(low);
+                self.write_byte(low);
                 return;
             }
-            self.bytes.push(low | 0x80);
+            self.write_byte(low | 0x80);
         }
     }
 
@@ -117,9 +205,9 @@ impl Encoder {
     #[inline]
     pub fn write_tag(&mut self, index: usize, count: usize) {
         if count <= 256 {
-            self.bytes.push(index as u8);
+            self.write_byte(index as u8);
         } else {
-            self.bytes.extend_from_slice(&(index as u32).to_le_bytes());
+            self.write_array((index as u32).to_le_bytes());
         }
     }
 
@@ -158,12 +246,12 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn enter_nested(&mut self) -> bool {
-        if self.depth >= Decoder::MAX_DEPTH {
-            self.bytes.push(0);
+        if self.depth.at_limit() {
+            self.write_byte(0);
             self.truncated = true;
             return false;
         }
-        self.depth += 1;
+        self.depth.enter();
         true
     }
 
@@ -176,7 +264,7 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn leave_nested(&mut self) {
-        self.depth -= 1;
+        self.depth.leave();
     }
 
     /// Forgets the bytes written, keeping the allocation: encoding into one reused encoder
@@ -190,8 +278,10 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn clear(&mut self) {
-        self.bytes.clear();
-        self.depth = 0;
+        if !self.cursor.is_null() {
+            self.cursor = self.buf.as_mut_ptr();
+        }
+        self.depth = Depth::TOP;
         self.truncated = false;
     }
 
@@ -217,7 +307,9 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
+        // SAFETY: the first `len()` bytes of `buf`'s allocation were written by this encoder
+        // (for a null cursor, `len()` is 0 and the pointer is `Vec`'s dangling one).
+        unsafe { core::slice::from_raw_parts(self.buf.as_ptr(), self.len()) }
     }
 
     /// The bytes written.
@@ -225,8 +317,81 @@ impl Encoder {
     /// ```
     /// assert!(typefuzz::codec::Encoder::new().into_bytes().is_empty());
     /// ```
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.bytes
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        let written = self.len();
+        // SAFETY: as in `as_bytes`.
+        unsafe { self.buf.set_len(written) };
+        core::mem::take(&mut self.buf)
+    }
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder::new()
+    }
+}
+
+impl Clone for Encoder {
+    fn clone(&self) -> Self {
+        let mut copy = Encoder::new();
+        copy.write_bytes(self.as_bytes());
+        copy.depth = self.depth;
+        copy.truncated = self.truncated;
+        copy
+    }
+}
+
+impl core::fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Encoder")
+            .field("bytes", &self.as_bytes())
+            .field("depth", &self.depth.level())
+            .field("truncated", &self.truncated)
+            .finish()
+    }
+}
+
+/// The nesting depth of an [`Encoder`] or a [`Decoder`], `0..=Decoder::MAX_DEPTH`.
+///
+/// Kept as an address (never dereferenced) so that the bound test compares pointers: under
+/// cargo-fuzz, `depth >= MAX_DEPTH` on an integer calls a comparison hook for every nested
+/// value encoded or decoded, and `depth -= 1` adds an overflow check that calls another.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Depth(*const u8);
+
+impl core::fmt::Debug for Depth {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.level().fmt(f)
+    }
+}
+
+// SAFETY: the pointer is a number that is never dereferenced.
+unsafe impl Send for Depth {}
+// SAFETY: as above.
+unsafe impl Sync for Depth {}
+
+impl Depth {
+    const TOP: Depth = Depth(core::ptr::null());
+    const LIMIT: Depth = Depth(core::ptr::null::<u8>().wrapping_add(Decoder::MAX_DEPTH));
+
+    #[inline(always)]
+    fn at_limit(self) -> bool {
+        self.0 >= Self::LIMIT.0
+    }
+
+    #[inline(always)]
+    fn enter(&mut self) {
+        self.0 = self.0.wrapping_add(1);
+    }
+
+    #[inline(always)]
+    fn leave(&mut self) {
+        debug_assert!(self.0 > Self::TOP.0, "left more levels than entered");
+        self.0 = self.0.wrapping_sub(1);
+    }
+
+    fn level(self) -> usize {
+        self.0 as usize
     }
 }
 
@@ -264,7 +429,7 @@ pub struct Decoder<'a> {
     /// cargo-fuzz) does not hook, where `index < len` calls a hook on every byte read.
     rest: core::slice::Iter<'a, u8>,
     budget: usize,
-    depth: usize,
+    depth: Depth,
 }
 
 impl<'a> Decoder<'a> {
@@ -280,7 +445,7 @@ impl<'a> Decoder<'a> {
         Decoder {
             rest: bytes.iter(),
             budget: bytes.len(),
-            depth: 0,
+            depth: Depth::TOP,
         }
     }
 
@@ -404,11 +569,11 @@ impl<'a> Decoder<'a> {
     /// ```
     #[inline]
     pub fn enter_nested(&mut self) -> bool {
-        if self.depth >= Self::MAX_DEPTH {
+        if self.depth.at_limit() {
             self.read_byte(); // the encoder's placeholder
             return false;
         }
-        self.depth += 1;
+        self.depth.enter();
         true
     }
 
@@ -421,7 +586,7 @@ impl<'a> Decoder<'a> {
     /// ```
     #[inline]
     pub fn leave_nested(&mut self) {
-        self.depth -= 1;
+        self.depth.leave();
     }
 
     /// Whether the decoder is at its nesting bound (derived decoders check this first).
@@ -431,7 +596,7 @@ impl<'a> Decoder<'a> {
     /// ```
     #[inline]
     pub fn at_depth_limit(&self) -> bool {
-        self.depth >= Self::MAX_DEPTH
+        self.depth.at_limit()
     }
 }
 
@@ -442,4 +607,79 @@ impl<'a> Decoder<'a> {
 /// ```
 pub fn smallest<T: Mutate>() -> T {
     Context::new(0).generate_sized(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_encoder_keeps_every_byte_across_growth_clear_and_clone() {
+        let mut out = Encoder::new();
+        let expected: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 127) as u8).collect();
+        for (i, &byte) in expected.iter().enumerate() {
+            // Mix single bytes, slices and varints so every write path crosses a growth.
+            match i % 4 {
+                0 => out.write_byte(byte),
+                1 => out.write_array([byte]),
+                2 => out.write_bytes(&[byte]),
+                _ => out.write_len(usize::from(byte)), // below 0x80: one byte
+            }
+        }
+        assert_eq!(out.as_bytes(), &expected[..]);
+        let copy = out.clone();
+        out.clear();
+        assert!(out.as_bytes().is_empty());
+        out.write_bytes(b"again");
+        assert_eq!(out.as_bytes(), b"again");
+        // The clone owns its bytes: clearing and rewriting the original left them alone.
+        assert_eq!(copy.as_bytes(), &expected[..]);
+        assert_eq!(copy.into_bytes(), expected);
+        assert_eq!(out.into_bytes(), b"again");
+        // A long slice at once, into a fresh and into a non-empty encoder.
+        let mut fresh = Encoder::new();
+        fresh.write_bytes(&expected);
+        fresh.write_bytes(&expected);
+        assert_eq!(fresh.as_bytes().len(), 2 * expected.len());
+        assert_eq!(&fresh.as_bytes()[expected.len()..], &expected[..]);
+        assert!(format!("{fresh:?}").starts_with("Encoder { bytes: ["));
+    }
+
+    #[test]
+    fn an_empty_encoder_reads_as_empty_everywhere() {
+        let out = Encoder::default();
+        assert_eq!(out.as_bytes(), b"");
+        assert_eq!(out.clone().into_bytes(), Vec::<u8>::new());
+        let mut cleared = Encoder::new();
+        cleared.clear();
+        cleared.write_byte(3);
+        assert_eq!(cleared.as_bytes(), &[3]);
+    }
+
+    #[test]
+    fn encoder_and_decoder_stop_nesting_at_the_same_depth() {
+        let mut out = Encoder::new();
+        let mut entered = 0;
+        while out.enter_nested() {
+            entered += 1;
+        }
+        assert_eq!(entered, Decoder::MAX_DEPTH);
+        assert!(out.is_truncated());
+        assert_eq!(out.as_bytes(), &[0], "one placeholder byte past the bound");
+        for _ in 0..entered {
+            out.leave_nested();
+        }
+        assert!(out.enter_nested(), "back at the top, nesting works again");
+
+        let mut input = Decoder::new(&[0, 9]);
+        let mut entered = 0;
+        while input.enter_nested() {
+            entered += 1;
+        }
+        assert_eq!(entered, Decoder::MAX_DEPTH);
+        assert!(input.at_depth_limit());
+        assert_eq!(input.read_byte(), 9, "the placeholder was skipped");
+        input.leave_nested();
+        assert!(!input.at_depth_limit());
+    }
 }

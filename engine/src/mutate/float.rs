@@ -101,7 +101,7 @@ macro_rules! float_impls {
             }
 
             fn encode(&self, out: &mut Encoder) {
-                out.write_bytes(&self.to_bits().to_le_bytes());
+                out.write_array(self.to_bits().to_le_bytes());
             }
 
             fn decode(input: &mut Decoder<'_>) -> Self {

@@ -188,10 +188,12 @@ macro_rules! int_impls {
                 out
             }
 
+            #[inline]
             fn encode(&self, out: &mut Encoder) {
-                out.write_bytes(&(*self as $wide).to_le_bytes());
+                out.write_array((*self as $wide).to_le_bytes());
             }
 
+            #[inline]
             fn decode(input: &mut Decoder<'_>) -> Self {
                 <$wide>::from_le_bytes(input.read_array()) as $t
             }

@@ -47,10 +47,12 @@ impl Mutate for bool {
         }
     }
 
+    #[inline]
     fn encode(&self, out: &mut Encoder) {
         out.write_byte(u8::from(*self));
     }
 
+    #[inline]
     fn decode(input: &mut Decoder<'_>) -> Self {
         input.read_byte() & 1 == 1
     }
@@ -201,7 +203,7 @@ impl Mutate for char {
     }
 
     fn encode(&self, out: &mut Encoder) {
-        out.write_bytes(&(*self as u32).to_le_bytes());
+        out.write_array((*self as u32).to_le_bytes());
     }
 
     fn decode(input: &mut Decoder<'_>) -> Self {
