@@ -20,7 +20,7 @@ use crate::cmplog::SeedRun;
 /// ```
 pub const BYTE_MUTATION_ONE_IN: u32 = 8;
 
-/// How many typed mutations of the input are tried before shrinking one to fit `max_size`.
+/// How many typed mutations of the input are tried for one whose encoding fits `max_size`.
 const FIT_ATTEMPTS: usize = 4;
 
 /// How many shrink rounds may be spent making a mutant fit `max_size`.
@@ -47,10 +47,12 @@ pub(crate) fn with_context<R>(seed: u32, f: impl FnOnce(&mut Context) -> R) -> R
 /// at most `max_size`.
 ///
 /// `data` must hold at least `max(size, max_size)` bytes. When the mutant's encoding is longer
-/// than `max_size`, other mutations are tried, then the longest shrink of the mutant that fits;
-/// if none fits, and in 1 call out of [`BYTE_MUTATION_ONE_IN`], the call goes to
-/// `byte_mutator(data, size, max_size)`: `fuzz_target!` passes `libfuzzer_sys::fuzzer_mutate`
-/// (libFuzzer's default mutator).
+/// than `max_size`, other mutations are tried; if none fits, the call goes to
+/// `byte_mutator(data, size, max_size)` (`fuzz_target!` passes `libfuzzer_sys::fuzzer_mutate`,
+/// libFuzzer's default mutator), as it does in 1 call out of [`BYTE_MUTATION_ONE_IN`]. Only
+/// when the input itself is longer than `max_size` (libFuzzer lowered its limit, e.g. under
+/// `-max_len` below the corpus's lengths) does the mutant get shrunk until it fits, keeping the
+/// longest shrink that does.
 ///
 /// This decodes `data` on every call; `fuzz_target!` uses [`InputCache::mutate`], which gives
 /// the same mutants and skips the decoding when it has seen the bytes.
@@ -187,6 +189,15 @@ impl<T: Mutate> InputCache<T> {
                 return true;
             }
         }
+        if bytes.len() <= max_size {
+            // The input fits and its mutations grew past the limit: libFuzzer's byte mutator
+            // takes the call. Shrinking here would be the wrong trade: `shrink` builds every
+            // candidate (each a copy of the input), about twice as many as the input has
+            // elements, and an input at libFuzzer's 4096-byte limit spent tens of millions of
+            // instructions on one call, a third of a run's time on some seeds.
+            self.spare = Some(mutant);
+            return false;
+        }
         match shrink_to_fit(mutant, max_size, cx) {
             Some(fitting) => {
                 self.encoder.clear();
@@ -290,6 +301,24 @@ mod tests {
                 assert!(new_size <= 20, "seed {seed}: {new_size} bytes");
                 assert!(from_bytes::<Vec<u8>>(&data[..new_size]).len() < 40);
             }
+        }
+    }
+
+    #[test]
+    fn an_input_that_fits_is_not_shrunk_when_its_mutants_do_not() {
+        // The empty vector at a 1-byte limit: every mutation of it inserts, which does not
+        // fit. Shrinking a mutant back would find the empty vector again; the byte mutator
+        // takes every call instead.
+        let encoded = to_bytes(&Vec::<u16>::new());
+        assert_eq!(encoded.len(), 1);
+        for seed in 0..200u32 {
+            let mut data = encoded.clone();
+            let mut bytes_calls = 0;
+            let new_size = mutate::<Vec<u16>>(&mut data, 1, 1, seed, |_, s, _| {
+                bytes_calls += 1;
+                s
+            });
+            assert_eq!((bytes_calls, new_size), (1, 1), "seed {seed}");
         }
     }
 
