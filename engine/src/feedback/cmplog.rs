@@ -433,6 +433,7 @@ enum Job<'a> {
     Find {
         log: &'a Log,
         found: &'a mut Vec<Candidate>,
+        by_byte: ByLowByte,
     },
     /// Replace leaf `leaf`; then, for a variant switch, fill the new variant's first leaves
     /// with `fill`.
@@ -488,10 +489,18 @@ pub struct Leaves<'a> {
 
 impl<'a> Leaves<'a> {
     fn find(log: &'a Log, found: &'a mut Vec<Candidate>) -> Self {
+        Self::find_with(log, found, ByLowByte::new(log.integers()))
+    }
+
+    fn find_with(log: &'a Log, found: &'a mut Vec<Candidate>, by_byte: ByLowByte) -> Self {
         Leaves {
             cx: None,
             next: 0,
-            job: Job::Find { log, found },
+            job: Job::Find {
+                log,
+                found,
+                by_byte,
+            },
         }
     }
 
@@ -583,8 +592,15 @@ impl<'a> Leaves<'a> {
     /// width.
     pub fn integer(&mut self, value: u64, width: u8) -> Option<u64> {
         let (leaf, action) = self.take(LeafKind::Integer, value);
-        if let Job::Find { log, found } = &mut self.job {
-            for (comparison, &order) in log.integers().iter().zip(&log.integer_order) {
+        if let Job::Find {
+            log,
+            found,
+            by_byte,
+        } = &mut self.job
+        {
+            for &index in by_byte.bucket(value) {
+                let index = usize::from(index);
+                let (comparison, order) = (&log.integers[index], log.integer_order[index]);
                 integer_candidates(leaf, value, width, comparison, order, found);
             }
         }
@@ -601,7 +617,12 @@ impl<'a> Leaves<'a> {
     /// the visit is not [done](Leaves::is_done), visits the new fields.
     pub fn variant(&mut self, index: u64, count: u64) -> Option<u64> {
         let (leaf, action) = self.take(LeafKind::Variant, index);
-        if let Job::Find { log, found } = &mut self.job {
+        if let Job::Find {
+            log,
+            found,
+            by_byte,
+        } = &mut self.job
+        {
             // A structured `assume!` comparison names the whole variant it wanted.
             for (comparison, &order) in log.variants().iter().zip(&log.variant_order) {
                 let to = comparison.to();
@@ -611,7 +632,9 @@ impl<'a> Leaves<'a> {
             }
             // A derived `PartialEq` compares the variants' tags first, which for an enum
             // without explicit discriminants are the declaration indices.
-            for (comparison, &order) in log.integers().iter().zip(&log.integer_order) {
+            for &at in by_byte.bucket(index) {
+                let at = usize::from(at);
+                let (comparison, order) = (&log.integers[at], log.integer_order[at]);
                 for (from, to) in [
                     (comparison.left, comparison.right),
                     (comparison.right, comparison.left),
@@ -643,7 +666,7 @@ impl<'a> Leaves<'a> {
     /// A byte-string leaf (`String`, `str` content). Returns the bytes to write.
     pub fn bytes(&mut self, value: &[u8]) -> Option<&'a [u8]> {
         let (leaf, action) = self.take(LeafKind::Bytes, 0);
-        if let Job::Find { log, found } = &mut self.job {
+        if let Job::Find { log, found, .. } = &mut self.job {
             for (comparison, &order) in log.bytes().iter().zip(&log.bytes_order) {
                 for (from, to) in [
                     (comparison.left(), comparison.right()),
@@ -659,6 +682,82 @@ impl<'a> Leaves<'a> {
             Action::Replace(Replacement::Bytes(new)) => Some(new),
             _ => None,
         }
+    }
+}
+
+/// A log's integer comparisons grouped by the low byte a leaf must hold to match them, so that
+/// each leaf looks at the few comparisons it can match rather than at all of them (a seed's
+/// candidates were a pass over the log per leaf: 256 comparisons for each element of a long
+/// vector, in instrumented code under cargo-fuzz).
+///
+/// A comparison can offer a candidate to a leaf holding `value` only if one operand's low byte
+/// is `value`'s low byte (the operand is the value, widened), or, for a comparison of width
+/// `w >= 2`, one operand's byte `w - 1` is (the value read in the other byte order): bucket
+/// `b` lists, in log order, every comparison with such a byte equal to `b`. The leaf methods
+/// still test each comparison in full.
+struct ByLowByte {
+    /// Bucket `b` is `entries[starts[b]..starts[b + 1]]`.
+    starts: [u16; 257],
+    /// Indices into the log's integer comparisons.
+    entries: Vec<u16>,
+}
+
+impl ByLowByte {
+    fn new(integers: &[Comparison]) -> Self {
+        // Each comparison's distinct keys: at most four bytes.
+        let keys = |comparison: &Comparison| {
+            let mut keys = [
+                (comparison.left & 0xff) as u8,
+                (comparison.right & 0xff) as u8,
+                0,
+                0,
+            ];
+            let mut len = 2;
+            if (2..=8).contains(&comparison.width) {
+                let shift = 8 * (u32::from(comparison.width) - 1);
+                keys[2] = (comparison.left >> shift) as u8;
+                keys[3] = (comparison.right >> shift) as u8;
+                len = 4;
+            }
+            let mut distinct = [0u8; 4];
+            let mut count = 0;
+            for &key in &keys[..len] {
+                if !distinct[..count].contains(&key) {
+                    distinct[count] = key;
+                    count += 1;
+                }
+            }
+            (distinct, count)
+        };
+        let mut starts = [0u16; 257];
+        for comparison in integers {
+            let (distinct, count) = keys(comparison);
+            for &key in &distinct[..count] {
+                starts[usize::from(key) + 1] += 1;
+            }
+        }
+        for bucket in 0..256 {
+            starts[bucket + 1] += starts[bucket];
+        }
+        // Filled in log order, so each bucket keeps it.
+        let mut next = starts;
+        let mut entries = vec![0u16; usize::from(starts[256])];
+        for (index, comparison) in integers.iter().enumerate() {
+            let (distinct, count) = keys(comparison);
+            for &key in &distinct[..count] {
+                let slot = &mut next[usize::from(key)];
+                // At most `INTEGER_CAPACITY` (256) comparisons: indices fit in u16.
+                entries[usize::from(*slot)] = index as u16;
+                *slot += 1;
+            }
+        }
+        ByLowByte { starts, entries }
+    }
+
+    /// The comparisons a leaf holding `value` may match, in log order.
+    fn bucket(&self, value: u64) -> &[u16] {
+        let byte = (value & 0xff) as usize;
+        &self.entries[usize::from(self.starts[byte])..usize::from(self.starts[byte + 1])]
     }
 }
 
@@ -1014,6 +1113,63 @@ impl<A: ?Sized, B: ?Sized> CompareOther for Operands<'_, A, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every comparison in every bucket: the pass over the whole log per leaf that
+    /// [`ByLowByte`] replaces.
+    fn every_comparison_everywhere(integers: &[Comparison]) -> ByLowByte {
+        let all: Vec<u16> = (0..integers.len() as u16).collect();
+        let mut entries = Vec::new();
+        let mut starts = [0u16; 257];
+        for bucket in 0..256 {
+            entries.extend_from_slice(&all);
+            starts[bucket + 1] = entries.len() as u16;
+        }
+        ByLowByte { starts, entries }
+    }
+
+    #[test]
+    fn the_byte_index_finds_what_a_pass_over_the_whole_log_finds() {
+        let mut cx = Context::new(11);
+        let mut found = 0;
+        for round in 0..300 {
+            // Leaves of every width, and a log whose operands are those leaves' values (as
+            // they are, sign-extended, byte-swapped, or off by a byte), mixed with noise.
+            let mut value: (Vec<u8>, Vec<i16>, Vec<u32>, Option<u64>, bool) = cx.generate_sized(12);
+            let mut pairs = Vec::new();
+            let mut recorded = Leaves::record();
+            value.visit_leaves(&mut recorded);
+            let Job::Record { leaves, len } = recorded.job else {
+                unreachable!()
+            };
+            for &(_, leaf) in &leaves[..len] {
+                let width = [1u8, 2, 4, 8][cx.below(4)];
+                let operand = match cx.below(4) {
+                    0 => leaf,
+                    1 => leaf | !mask(width.min(2)),
+                    2 => (leaf & mask(width)).swap_bytes() >> (64 - 8 * u32::from(width)),
+                    _ => leaf ^ 0x100,
+                };
+                let other = cx.generate::<u64>() & mask(width);
+                if cx.chance(1, 2) {
+                    pairs.push((operand, other, width));
+                } else {
+                    pairs.push((other, operand, width));
+                }
+            }
+            let log = Log::from_pairs(&pairs);
+            let mut indexed = Vec::new();
+            value.visit_leaves(&mut Leaves::find(&log, &mut indexed));
+            let mut scanned = Vec::new();
+            let everywhere = every_comparison_everywhere(log.integers());
+            value.visit_leaves(&mut Leaves::find_with(&log, &mut scanned, everywhere));
+            assert_eq!(indexed, scanned, "round {round}: {value:?} with {pairs:?}");
+            found += indexed.len();
+        }
+        assert!(
+            found > 1000,
+            "the logs matched the leaves: {found} candidates"
+        );
+    }
 
     fn active<R>(f: impl FnOnce() -> R) -> (R, Log) {
         begin_run();
