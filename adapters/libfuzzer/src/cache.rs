@@ -6,7 +6,7 @@
 //! the last mutant it wrote together with its encoding: the next execution clones it and the next
 //! mutation borrows it, neither decodes. The first mutation of a round starts from a corpus input,
 //! and crossover reads a second corpus input: those are kept in a small table of recently decoded
-//! inputs, which libFuzzer's corpus (a few hundred inputs on typical targets) mostly fits.
+//! inputs, which libFuzzer's corpus (a few hundred inputs on typical targets) fits.
 //!
 //! A cached value stands for a byte string only when it is what those bytes decode to: it was
 //! either decoded from them, or they are its own encoding and that encoding was not cut off at
@@ -19,8 +19,10 @@ use typefuzz_engine::Mutate;
 use crate::cmplog::Substitutions;
 use crate::fresh::FreshInputs;
 
-/// How many recently decoded inputs are kept, direct-mapped by a hash of their bytes.
-const RECENT_SLOTS: usize = 256;
+/// How many recently decoded inputs are kept, direct-mapped by a hash of their bytes: sixteen
+/// times a typical corpus of a few hundred inputs, so that two of them rarely share a slot
+/// (with 256 slots, a corpus of 360 left a crossover's second parent decoded on most calls).
+const RECENT_SLOTS: usize = 4096;
 
 /// A byte string and the value it decodes to.
 pub(crate) struct Entry<T> {
