@@ -81,11 +81,25 @@ impl Encoder {
         }
     }
 
-    /// Makes room for `additional` more bytes. The test compares pointers (see the `end`
-    /// field); `wrapping_add` because the cursor may be null.
+    /// Makes room for `additional` more bytes, a small constant (at most 8: one value's
+    /// fixed-size encoding). The test compares pointers (see the `end` field); `wrapping_add`
+    /// because the cursor may be null, and no wrap-around is possible for so few bytes past a
+    /// heap address or null.
     #[inline(always)]
-    fn reserve(&mut self, additional: usize) {
+    fn reserve_few(&mut self, additional: usize) {
+        debug_assert!(additional <= 8);
         if self.cursor.wrapping_add(additional) > self.end {
+            self.grow(additional);
+        }
+    }
+
+    /// Makes room for `additional` more bytes, any number: an integer test of the room left
+    /// (one per call, for strings and raw byte runs).
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        // Both null before the first write: no room.
+        let room = (self.end as usize).wrapping_sub(self.cursor as usize);
+        if additional > room {
             self.grow(additional);
         }
     }
@@ -128,7 +142,7 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn write_byte(&mut self, byte: u8) {
-        self.reserve(1);
+        self.reserve_few(1);
         // SAFETY: `reserve` left room for one byte at the cursor, in `buf`'s allocation.
         unsafe {
             self.cursor.write(byte);
@@ -164,7 +178,13 @@ impl Encoder {
     /// ```
     #[inline]
     pub fn write_array<const N: usize>(&mut self, bytes: [u8; N]) {
-        self.reserve(N);
+        // Integers' encodings, at most 8 bytes: one pointer test; longer arrays test the room
+        // as `write_bytes` does (`N` is a constant, so only one of the two is compiled).
+        if N <= 8 {
+            self.reserve_few(N);
+        } else {
+            self.reserve(N);
+        }
         // `N` is a constant: the loop unrolls into `N` stores.
         for byte in bytes {
             // SAFETY: `reserve` left room for `N` bytes at the cursor, in `buf`'s allocation.
@@ -643,6 +663,13 @@ mod tests {
         assert_eq!(fresh.as_bytes().len(), 2 * expected.len());
         assert_eq!(&fresh.as_bytes()[expected.len()..], &expected[..]);
         assert!(format!("{fresh:?}").starts_with("Encoder { bytes: ["));
+        // Wide integers (16 bytes) test the room as a byte run does.
+        let mut wide = Encoder::new();
+        for i in 0..100u128 {
+            wide.write_array((i << 64 | i).to_le_bytes());
+        }
+        assert_eq!(wide.as_bytes().len(), 1600);
+        assert_eq!(&wide.as_bytes()[1584..1592], &99u64.to_le_bytes());
     }
 
     #[test]
