@@ -381,7 +381,7 @@ impl Substitutions {
             );
         }
         let Some(seed) = self.seeds().get_mut(&hash) else {
-            unreachable!("the slot was filled above")
+            unreachable!("the entry was made above")
         };
         let len = seed.candidates.len();
         let index = if seed.tried < len {
