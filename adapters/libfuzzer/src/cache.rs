@@ -145,19 +145,17 @@ impl<T: Mutate> InputCache<T> {
             self.spare = Some(value);
             return;
         }
-        let bytes = self.encoder.as_bytes();
-        match &mut self.last {
-            Some(last) => {
-                last.bytes.clear();
-                last.bytes.extend_from_slice(bytes);
-                self.spare = Some(std::mem::replace(&mut last.value, value));
-            }
-            None => {
-                self.last = Some(Entry {
-                    bytes: bytes.to_vec(),
-                    value,
-                })
-            }
+        if let Some(replaced) = replace_last(&mut self.last, self.encoder.as_bytes(), value) {
+            self.spare = Some(replaced);
+        }
+    }
+
+    /// [`remember_last`](Self::remember_last) for a crossover's child written as the splice it
+    /// was decoded from, which is in `self.splice`.
+    pub(crate) fn remember_last_spliced(&mut self, value: T) {
+        self.last_ran = false;
+        if let Some(replaced) = replace_last(&mut self.last, &self.splice, value) {
+            self.spare = Some(replaced);
         }
     }
 
@@ -181,6 +179,24 @@ impl<T: Mutate> InputCache<T> {
                 copy
             }
             None => original.clone(),
+        }
+    }
+}
+
+/// Makes `value`, which `bytes` decode to, the last input, and returns the value it replaces.
+fn replace_last<T>(last: &mut Option<Entry<T>>, bytes: &[u8], value: T) -> Option<T> {
+    match last {
+        Some(last) => {
+            last.bytes.clear();
+            last.bytes.extend_from_slice(bytes);
+            Some(std::mem::replace(&mut last.value, value))
+        }
+        None => {
+            *last = Some(Entry {
+                bytes: bytes.to_vec(),
+                value,
+            });
+            None
         }
     }
 }

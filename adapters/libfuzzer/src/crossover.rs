@@ -14,8 +14,11 @@ use crate::mutator::with_context;
 ///
 /// A type with no subterms of its own type (`Vec<u8>`, a flat struct, an enum without recursive
 /// variants) is crossed over on its encoding instead: a prefix of `first` followed by a suffix of
-/// `second`, decoded and re-encoded, which for a sequence keeps the first elements of one input
-/// and the last of the other.
+/// `second`, which for a sequence keeps the first elements of one input and the last of the
+/// other. Those bytes are the output as they are, when they fit in `out`: they decode to the
+/// child, and encoding it again would cost a pass over it per crossover (half of libFuzzer's
+/// mutation calls). Otherwise (or if the splice is empty) the child's own encoding is written,
+/// if it fits.
 ///
 /// This decodes both inputs on every call; `fuzz_target!` uses [`InputCache::crossover`], which
 /// gives the same children and skips the decoding when it has seen the bytes.
@@ -66,7 +69,14 @@ impl<T: Mutate> InputCache<T> {
     /// ```
     pub fn crossover(&mut self, first: &[u8], second: &[u8], out: &mut [u8], seed: u32) -> usize {
         self.note_chain(first);
-        let child = with_context(seed, |cx| self.child(first, second, cx));
+        let (child, spliced) = with_context(seed, |cx| self.child(first, second, cx));
+        // An empty splice is not written as it is: 0 is libFuzzer's "no crossover".
+        if spliced && (1..=out.len()).contains(&self.splice.len()) {
+            let len = self.splice.len();
+            out[..len].copy_from_slice(&self.splice);
+            self.remember_last_spliced(child);
+            return len;
+        }
         self.encoder.clear();
         child.encode(&mut self.encoder);
         let len = self.encoder.as_bytes().len();
@@ -79,23 +89,24 @@ impl<T: Mutate> InputCache<T> {
         len
     }
 
-    /// The child of the values `first` and `second` decode to (see [`crossover`]).
-    fn child(&mut self, first: &[u8], second: &[u8], cx: &mut Context) -> T {
+    /// The child of the values `first` and `second` decode to (see [`crossover`]), and whether
+    /// it is the value of the splice in `self.splice`.
+    fn child(&mut self, first: &[u8], second: &[u8], cx: &mut Context) -> (T, bool) {
         let parent = lookup(&self.last, &mut self.recent, first);
         let slots = count_proper_subterms(parent);
         if slots == 0 {
-            return self.splice_encodings(first, second, cx);
+            return (self.splice_encodings(first, second, cx), true);
         }
         let mut child = Self::copy_into_spare(&mut self.spare, parent);
         let donor = lookup(&self.last, &mut self.recent, second);
         let piece = pick_subterm(donor, cx);
         let mut index = cx.below(slots);
         replace_proper_subterm(&mut child, &mut index, &mut Some(piece));
-        child
+        (child, false)
     }
 
     /// One-point crossover of two encodings: a prefix of `first` followed by a suffix of
-    /// `second`, decoded (the caller re-encodes it, normalizing the bytes).
+    /// `second`, left in `self.splice`, decoded.
     fn splice_encodings(&mut self, first: &[u8], second: &[u8], cx: &mut Context) -> T {
         let cut_first = cx.below(first.len() + 1);
         let cut_second = cx.below(second.len() + 1);
@@ -246,14 +257,42 @@ mod tests {
         let first = to_bytes(&vec![1u8; 4]);
         let second = to_bytes(&vec![2u8; 4]);
         let mut mixed = false;
+        let mut inputs = InputCache::<Vec<u8>>::new();
         for seed in 0..200 {
             let mut out = [0u8; 16];
-            let len = crossover::<Vec<u8>>(&first, &second, &mut out, seed);
-            let child: Vec<u8> = from_bytes(&out[..len]);
-            assert_eq!(to_bytes(&child), &out[..len], "canonical output");
+            let len = inputs.crossover(&first, &second, &mut out, seed);
+            let out = &out[..len];
+            // An empty splice (both cuts at an end) is written as the empty vector's encoding.
+            let is_splice = (0..=first.len())
+                .any(|cut| out.starts_with(&first[..cut]) && second.ends_with(&out[cut..]))
+                || out == to_bytes(&Vec::<u8>::new());
+            assert!(
+                is_splice,
+                "{out:?} is a prefix of {first:?} and a suffix of {second:?}"
+            );
+            // The child served to the execution is what the bytes decode to.
+            let child: Vec<u8> = from_bytes(out);
+            assert_eq!(inputs.value_of(out), child);
             mixed |= child.contains(&1) && child.contains(&2);
         }
         assert!(mixed, "some child holds elements of both parents");
+    }
+
+    #[test]
+    fn a_splice_too_long_for_the_output_is_written_as_its_childs_encoding() {
+        // Bytes after a value's encoding are never read: splices of these parents decode to
+        // at most two elements (three bytes encoded) but can be up to 15 bytes long.
+        let mut first = to_bytes(&vec![1u8; 2]);
+        first.extend_from_slice(&[0; 10]);
+        let second = to_bytes(&vec![2u8; 2]);
+        let mut inputs = InputCache::<Vec<u8>>::new();
+        for seed in 0..200 {
+            let mut out = [0u8; 3];
+            let len = inputs.crossover(&first, &second, &mut out, seed);
+            assert!(len > 0, "seed {seed}: the child's encoding fits");
+            let child: Vec<u8> = from_bytes(&out[..len]);
+            assert_eq!(inputs.value_of(&out[..len]), child);
+        }
     }
 
     #[test]
