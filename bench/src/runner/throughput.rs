@@ -3,7 +3,10 @@
 //! even on a loaded machine.
 //!
 //! Rows per workload: plain proptest (the workload's strategy), plain quickcheck (its
-//! `Arbitrary` at a fixed `Gen` size, as `quickcheck()` runs it), quickcheck with its size
+//! `Arbitrary` at a fixed `Gen` size, as `quickcheck()` runs it, in the baselines' own loop:
+//! generate, call, count), quickcheck's own runner on the same generator
+//! (`quickcheck-runner`: `QuickCheck::quicktest` on a `fn(T) -> bool`, which clones each input
+//! before the call so that it can shrink a failure, as a user's `quickcheck!` test runs), quickcheck with its size
 //! cycling through `0..=size` test after test (`quickcheck-cycled`: the size distribution the
 //! engine generates with, which the issue's "same size distribution" asks for), the derived
 //! `generate` alone (the same loop as the baselines, so it compares generators),
@@ -18,7 +21,7 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::fs;
 use std::hash::Hash;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
 use typefuzz::{Context, Mutate};
@@ -42,6 +45,8 @@ const MACHINE_SIZE: usize = 100;
 enum Tool {
     Proptest,
     Quickcheck,
+    /// quickcheck's `Arbitrary` under quickcheck's own runner (`QuickCheck::quicktest`).
+    QuickcheckRunner,
     /// quickcheck's `Arbitrary` with its `Gen` size cycling through `0..=size`, test after
     /// test, as the engine's generation sizes do: the baseline with the engine's size
     /// distribution for generated inputs.
@@ -57,6 +62,7 @@ impl Tool {
         match self {
             Tool::Proptest => "proptest",
             Tool::Quickcheck => "quickcheck",
+            Tool::QuickcheckRunner => "quickcheck-runner",
             Tool::QuickcheckCycled => "quickcheck-cycled",
             Tool::DerivedGenerate => "derived-generate",
             Tool::Check(s) => s.name(),
@@ -80,17 +86,70 @@ impl Tool {
             .unwrap_or(tools.len());
         tools.insert(at, Tool::DerivedGenerate);
         if let Some(at) = tools.iter().position(|&t| t == Tool::Quickcheck) {
-            tools.insert(at + 1, Tool::QuickcheckCycled);
+            tools.insert(at + 1, Tool::QuickcheckRunner);
+            tools.insert(at + 2, Tool::QuickcheckCycled);
         }
         tools
     }
 }
 
-/// A throughput workload: a property, its node count, and each tool's generator.
+/// A workload's input type: the property and the node count, as functions of the type, so that
+/// quickcheck's runner can take the property as a plain `fn(T) -> bool`.
+trait Input: Sized {
+    /// The workload's property.
+    fn property(&self) -> Verdict;
+    /// How many constructors the input has.
+    fn nodes(&self) -> usize;
+}
+
+impl Input for Tree {
+    fn property(&self) -> Verdict {
+        workload::mirror_twice(self)
+    }
+    fn nodes(&self) -> usize {
+        self.size()
+    }
+}
+
+impl Input for Term {
+    fn property(&self) -> Verdict {
+        workload::depth_within_size(self)
+    }
+    fn nodes(&self) -> usize {
+        Term::nodes(self)
+    }
+}
+
+impl Input for Machine {
+    fn property(&self) -> Verdict {
+        workload::runs_to_completion(self)
+    }
+    fn nodes(&self) -> usize {
+        Machine::nodes(self)
+    }
+}
+
+thread_local! {
+    /// Tests and nodes counted by [`runner_property`] on this thread.
+    static RUNNER_COUNTS: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+}
+
+/// The property as quickcheck's runner takes it, counting what it ran.
+fn runner_property<T: Input>(input: T) -> bool {
+    RUNNER_COUNTS.with(|counts| {
+        let (tests, nodes) = counts.get();
+        counts.set((tests + 1, nodes + input.nodes() as u64));
+    });
+    input.property() != Verdict::Fail
+}
+
+/// Tests per `QuickCheck::quicktest` call of the `quickcheck-runner` row (the clock is read
+/// between calls).
+const RUNNER_CHUNK: u64 = 256;
+
+/// A throughput workload: its name, sizes and the proptest strategy.
 struct Workload<T> {
     name: &'static str,
-    property: fn(&T) -> Verdict,
-    nodes: fn(&T) -> usize,
     /// The proptest strategy.
     strategy: fn() -> BoxedStrategy<T>,
     /// quickcheck's `Gen` size and the derived generator's size in its loop.
@@ -125,14 +184,14 @@ impl Measured {
 /// Runs `tool` on `workload` for `cap`.
 fn trial<T>(tool: Tool, workload: &Workload<T>, seed: u64, cap: Duration) -> Measured
 where
-    T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary,
+    T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary + Input,
 {
     let nodes = Cell::new(0u64);
     let tests = Cell::new(0u64);
     let property = |x: &T| {
-        nodes.set(nodes.get() + (workload.nodes)(x) as u64);
+        nodes.set(nodes.get() + x.nodes() as u64);
         tests.set(tests.get() + 1);
-        (workload.property)(x)
+        x.property()
     };
     let seconds = match tool {
         Tool::Proptest => {
@@ -146,6 +205,26 @@ where
         Tool::Quickcheck => {
             let mut gen = quickcheck::Gen::from_size_and_seed(workload.size, seed);
             baseline_loop(cap, false, property, || T::arbitrary(&mut gen)).seconds
+        }
+        Tool::QuickcheckRunner => {
+            let gen = quickcheck::Gen::from_size_and_seed(workload.size, seed);
+            let mut runner = quickcheck::QuickCheck::new()
+                .rng(gen)
+                .tests(RUNNER_CHUNK)
+                .max_tests(RUNNER_CHUNK)
+                .min_tests_passed(0);
+            RUNNER_COUNTS.with(|counts| counts.set((0, 0)));
+            let started = Instant::now();
+            while started.elapsed() < cap {
+                if let Err(failure) = runner.quicktest(runner_property::<T> as fn(T) -> bool) {
+                    panic!("the property failed: {failure:?}");
+                }
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            let (counted_tests, counted_nodes) = RUNNER_COUNTS.with(Cell::get);
+            tests.set(counted_tests);
+            nodes.set(counted_nodes);
+            seconds
         }
         Tool::QuickcheckCycled => {
             // One `Gen` per size (quickcheck's size is fixed at construction).
@@ -196,7 +275,10 @@ pub(crate) fn run(options: &Options) -> i32 {
          and `typefuzz` are `typefuzz::check` (coverage off) with the generate-only and the \
          default schedule, at the engine's maximum size below. Nodes are constructors; \
          `nodes/s` cannot be raised by running smaller inputs. Ratios are to quickcheck in the \
-         same run, and to `quickcheck-cycled` (quickcheck with its `Gen` size cycling through \
+         same run (its generator in the baselines' loop), to `quickcheck-runner` (the same \
+         generator under quickcheck's own runner, `QuickCheck::quicktest` on a `fn(T) -> bool`, \
+         which clones each input before the call, as a user's quickcheck test runs) and to \
+         `quickcheck-cycled` (quickcheck with its `Gen` size cycling through \
          `0..=size`, as the engine's generation sizes do). The baselines count no unique \
          inputs (typefuzz always does: its numbers include that cost).\n",
         options.command,
@@ -207,8 +289,6 @@ pub(crate) fn run(options: &Options) -> i32 {
     let mut csv = String::from("workload,tool,trial,tests,nodes,seconds,tests_per_s,nodes_per_s\n");
     let mirror = Workload::<Tree> {
         name: "mirror",
-        property: workload::mirror_twice,
-        nodes: Tree::size,
         strategy: || bgen::naive_tree_strategy(bgen::NAIVE_DEPTH),
         size: BST_MAX_SIZE,
         max_size: BST_MAX_SIZE,
@@ -217,8 +297,6 @@ pub(crate) fn run(options: &Options) -> i32 {
     };
     let terms = Workload::<Term> {
         name: "terms",
-        property: workload::depth_within_size,
-        nodes: Term::nodes,
         strategy: || workload::term_strategy(8, 64),
         size: TERM_SIZE,
         max_size: TERM_SIZE,
@@ -227,8 +305,6 @@ pub(crate) fn run(options: &Options) -> i32 {
     };
     let machines = Workload::<Machine> {
         name: "machines",
-        property: workload::runs_to_completion,
-        nodes: Machine::nodes,
         strategy: || workload::machine_strategy(MACHINE_SIZE).boxed(),
         size: MACHINE_SIZE,
         max_size: MACHINE_SIZE,
@@ -273,7 +349,7 @@ fn measure<T>(
     csv: &mut String,
 ) -> bool
 where
-    T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary + Send + 'static,
+    T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary + Input + Send + 'static,
 {
     let mut results: Vec<Vec<Measured>> = vec![Vec::new(); tools.len()];
     for trial_index in 0..options.trials {
@@ -331,13 +407,18 @@ where
             .position(|&t| t == tool)
             .map(|row| summary(&results[row]))
     };
-    let (quickcheck, cycled) = (baseline(Tool::Quickcheck), baseline(Tool::QuickcheckCycled));
+    let (quickcheck, runner, cycled) = (
+        baseline(Tool::Quickcheck),
+        baseline(Tool::QuickcheckRunner),
+        baseline(Tool::QuickcheckCycled),
+    );
     let _ = write!(
         md,
         "\n## {}\n\n{} (quickcheck and derived size {}, engine maximum size {}).\n\n\
          | tool | tests/s | nodes/s | mean nodes | tests/s vs quickcheck | nodes/s vs quickcheck \
+         | tests/s vs quickcheck-runner | nodes/s vs quickcheck-runner \
          | tests/s vs quickcheck-cycled | nodes/s vs quickcheck-cycled |\n\
-         |---|---|---|---|---|---|---|---|\n",
+         |---|---|---|---|---|---|---|---|---|---|\n",
         workload.name, workload.description, workload.size, workload.max_size
     );
     for (row, &tool) in tools.iter().enumerate() {
@@ -355,11 +436,12 @@ where
             })
         };
         let (vs_tests, vs_nodes) = versus(quickcheck);
+        let (vs_runner_tests, vs_runner_nodes) = versus(runner);
         let (vs_cycled_tests, vs_cycled_nodes) = versus(cycled);
         let _ = writeln!(
             md,
             "| {} | {tests:.0} | {nodes:.0} | {size:.2} | {vs_tests} | {vs_nodes} \
-             | {vs_cycled_tests} | {vs_cycled_nodes} |",
+             | {vs_runner_tests} | {vs_runner_nodes} | {vs_cycled_tests} | {vs_cycled_nodes} |",
             tool.name()
         );
         println!(
