@@ -81,3 +81,54 @@ fn usage_errors_are_reported() {
     assert_eq!(run(&["quick", "--strategies", "afl"]), 2);
     assert_eq!(run(&["quick", "--trials", "0"]), 2);
 }
+
+#[test]
+fn throughput_mode_reports_every_tool_with_its_ratios() {
+    let dir = out_dir("throughput");
+    let code = run(&[
+        "throughput",
+        "--tasks",
+        "machines",
+        "--cap",
+        "0.05",
+        "--trials",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "no throughput property has a bug");
+    let csv = std::fs::read_to_string(dir.join("throughput.csv")).unwrap();
+    let tools: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(1).expect("a tool column"))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "proptest",
+            "quickcheck",
+            "quickcheck-runner",
+            "quickcheck-cycled",
+            "quickcheck+hash",
+            "derived-generate",
+            "typefuzz-generate",
+            "typefuzz",
+        ],
+        "{csv}"
+    );
+    for line in csv.lines().skip(1) {
+        let tests: u64 = line.split(',').nth(3).unwrap().parse().unwrap();
+        assert!(tests > 0, "every tool ran tests: {line}");
+    }
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("## machines"), "{report}");
+    // The baseline's own row reads 1.00x against itself, in tests/s and in nodes/s.
+    let quickcheck_row = report
+        .lines()
+        .find(|l| l.starts_with("| quickcheck |"))
+        .expect("a quickcheck row");
+    let cells: Vec<&str> = quickcheck_row.split('|').map(str::trim).collect();
+    assert_eq!((cells[5], cells[6]), ("1.00x", "1.00x"), "{quickcheck_row}");
+    assert!(report.contains("| quickcheck+hash |"), "{report}");
+}

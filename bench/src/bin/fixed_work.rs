@@ -11,7 +11,7 @@
 //! mirror, 60,000 for terms), seed 1, at the throughput mode's sizes (or at the engine's maximum
 //! size `MAX_SIZE`, for inputs larger than the throughput mode's). The run is deterministic:
 //! two builds that make the same draws print the same line (tests, generated inputs, seeds
-//! kept, restarts, distinct valid inputs) and do the same work, so the instructions and branch
+//! kept, restarts, distinct valid inputs, mean nodes per test) and do the same work, so the instructions and branch
 //! mispredictions cachegrind counts for each compare their per-test cost exactly, whatever the
 //! machine's load (wall time on this shared machine moves by 20% between identical runs). The
 //! throughput mode (`typefuzz-bench throughput`) measures tests per second against the other
@@ -37,7 +37,9 @@ fn run<T: Mutate + std::fmt::Debug>(
     max_size: usize,
     tests: u64,
     property: fn(&T) -> Verdict,
+    nodes: fn(&T) -> usize,
 ) {
+    let total_nodes = std::cell::Cell::new(0u64);
     let config = Config::default()
         .with_seed(1)
         .with_time(Duration::from_secs(3600))
@@ -50,12 +52,17 @@ fn run<T: Mutate + std::fmt::Debug>(
     let report = typefuzz::check(
         &config,
         |cx| cx.generate::<T>(),
-        |x: &T| property(x) == Verdict::Pass,
+        |x: &T| {
+            total_nodes.set(total_nodes.get() + nodes(x) as u64);
+            property(x) == Verdict::Pass
+        },
     );
     let seconds = start.elapsed().as_secs_f64();
     let s = &report.stats;
+    let mean = total_nodes.get() as f64 / s.tests.max(1) as f64;
     println!(
-        "{name}: tests {} generated {} seeds {} restarts {} distinct {} ({seconds:.2} s)",
+        "{name}: tests {} generated {} seeds {} restarts {} distinct {} mean nodes {mean:.2} \
+         ({seconds:.2} s)",
         s.tests, s.generated, s.seeds_found, s.restarts, s.unique_valid
     );
 }
@@ -157,6 +164,7 @@ fn main() {
             size(100),
             tests.unwrap_or(200_000),
             runs_to_completion,
+            Machine::nodes,
         );
     }
     if all || workload == "terms" {
@@ -165,10 +173,17 @@ fn main() {
             size(48),
             tests.unwrap_or(60_000),
             depth_within_size,
+            Term::nodes,
         );
     }
     if all || workload == "mirror" {
-        run::<Tree>("mirror", size(16), tests.unwrap_or(200_000), mirror_twice);
+        run::<Tree>(
+            "mirror",
+            size(16),
+            tests.unwrap_or(200_000),
+            mirror_twice,
+            Tree::size,
+        );
     }
     if !all && !["machines", "terms", "mirror"].contains(&workload.as_str()) {
         eprintln!(

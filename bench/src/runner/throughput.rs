@@ -8,7 +8,10 @@
 //! (`quickcheck-runner`: `QuickCheck::quicktest` on a `fn(T) -> bool`, which clones each input
 //! before the call so that it can shrink a failure, as a user's `quickcheck!` test runs), quickcheck with its size
 //! cycling through `0..=size` test after test (`quickcheck-cycled`: the size distribution the
-//! engine generates with, which the issue's "same size distribution" asks for), the derived
+//! engine generates with, which the issue's "same size distribution" asks for), quickcheck in
+//! the baselines' loop with the engine's distinct-input hash ([`ValueHasher`]) of every input
+//! added (`quickcheck+hash`: what counting unique inputs costs by itself, next to generating
+//! them), the derived
 //! `generate` alone (the same loop as the baselines, so it compares generators),
 //! `typefuzz::check` with the generate-only schedule, and `typefuzz::check` with the
 //! default schedule (mutation, structure feedback, unique counting; coverage off). quickcheck and
@@ -24,6 +27,7 @@ use std::hash::Hash;
 use std::time::{Duration, Instant};
 
 use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
+use typefuzz::mutate::ValueHasher;
 use typefuzz::{Context, Mutate};
 
 use super::stats::mean;
@@ -51,6 +55,10 @@ enum Tool {
     /// test, as the engine's generation sizes do: the baseline with the engine's size
     /// distribution for generated inputs.
     QuickcheckCycled,
+    /// quickcheck's `Arbitrary` in the baselines' loop plus the engine's distinct-input hash of
+    /// every input ([`ValueHasher::of`], which `typefuzz::check` runs on every valid input):
+    /// the cost of that hash alone, beside the cost of generating the input.
+    QuickcheckHashed,
     /// The derived `Mutate::generate` in the baselines' loop.
     DerivedGenerate,
     /// `typefuzz::check` under a benchmark strategy's configuration.
@@ -64,6 +72,7 @@ impl Tool {
             Tool::Quickcheck => "quickcheck",
             Tool::QuickcheckRunner => "quickcheck-runner",
             Tool::QuickcheckCycled => "quickcheck-cycled",
+            Tool::QuickcheckHashed => "quickcheck+hash",
             Tool::DerivedGenerate => "derived-generate",
             Tool::Check(s) => s.name(),
         }
@@ -88,6 +97,7 @@ impl Tool {
         if let Some(at) = tools.iter().position(|&t| t == Tool::Quickcheck) {
             tools.insert(at + 1, Tool::QuickcheckRunner);
             tools.insert(at + 2, Tool::QuickcheckCycled);
+            tools.insert(at + 3, Tool::QuickcheckHashed);
         }
         tools
     }
@@ -239,6 +249,19 @@ where
             })
             .seconds
         }
+        Tool::QuickcheckHashed => {
+            let mut gen = quickcheck::Gen::from_size_and_seed(workload.size, seed);
+            let mut hashes = 0u64;
+            let seconds = baseline_loop(cap, false, property, || {
+                let input = T::arbitrary(&mut gen);
+                // Kept, so that the hash is not optimized away.
+                hashes ^= ValueHasher::of(&input).unwrap_or(0);
+                input
+            })
+            .seconds;
+            std::hint::black_box(hashes);
+            seconds
+        }
         Tool::DerivedGenerate => {
             let mut cx = Context::new(seed).with_max_size(workload.size);
             baseline_loop(cap, false, property, || T::generate(&mut cx)).seconds
@@ -280,7 +303,9 @@ pub(crate) fn run(options: &Options) -> i32 {
          which clones each input before the call, as a user's quickcheck test runs) and to \
          `quickcheck-cycled` (quickcheck with its `Gen` size cycling through \
          `0..=size`, as the engine's generation sizes do). The baselines count no unique \
-         inputs (typefuzz always does: its numbers include that cost).\n",
+         inputs (typefuzz always does: its numbers include that cost); `quickcheck+hash` is \
+         quickcheck with the engine's distinct-input hash of every input added, what that \
+         count costs by itself.\n",
         options.command,
         options.trials,
         cap.as_secs_f64(),
