@@ -11,9 +11,9 @@
 //! mirror, 60,000 for terms), seed 1, at the throughput mode's sizes (or at the engine's maximum
 //! size `MAX_SIZE`, for inputs larger than the throughput mode's). The run is deterministic:
 //! two builds that make the same draws print the same line (tests, generated inputs, seeds
-//! kept, restarts, distinct valid inputs, mean nodes per test) and do the same work, so the instructions and branch
-//! mispredictions cachegrind counts for each compare their per-test cost exactly, whatever the
-//! machine's load (wall time on this shared machine moves by 20% between identical runs). The
+//! kept, restarts, distinct valid inputs, mean nodes per test) and do the same work, so the
+//! instructions and branch mispredictions cachegrind counts for each compare their per-test
+//! cost exactly, whatever the machine's load (wall time on this shared machine moves by 20% between identical runs). The
 //! throughput mode (`typefuzz-bench throughput`) measures tests per second against the other
 //! tools; this measures a change to the engine.
 //!

@@ -10,8 +10,8 @@
 //! cycling through `0..=size` test after test (`quickcheck-cycled`: the size distribution the
 //! engine generates with, which the issue's "same size distribution" asks for), quickcheck in
 //! the baselines' loop with the engine's distinct-input hash ([`ValueHasher`]) of every input
-//! added (`quickcheck+hash`: what counting unique inputs costs by itself, next to generating
-//! them), the derived
+//! added (`quickcheck+hash`: what the hash behind the unique count costs by itself, next to
+//! generating the inputs; the count's set insert is not in it), the derived
 //! `generate` alone (the same loop as the baselines, so it compares generators),
 //! `typefuzz::check` with the generate-only schedule, and `typefuzz::check` with the
 //! default schedule (mutation, structure feedback, unique counting; coverage off). quickcheck and
@@ -304,8 +304,8 @@ pub(crate) fn run(options: &Options) -> i32 {
          `quickcheck-cycled` (quickcheck with its `Gen` size cycling through \
          `0..=size`, as the engine's generation sizes do). The baselines count no unique \
          inputs (typefuzz always does: its numbers include that cost); `quickcheck+hash` is \
-         quickcheck with the engine's distinct-input hash of every input added, what that \
-         count costs by itself.\n",
+         quickcheck with the engine's distinct-input hash of every input added: the hash \
+         behind that count, by itself (without the count's set insert).\n",
         options.command,
         options.trials,
         cap.as_secs_f64(),
