@@ -13,9 +13,9 @@
 //! two builds that make the same draws print the same line (tests, generated inputs, seeds
 //! kept, restarts, distinct valid inputs, mean nodes per test) and do the same work, so the
 //! instructions and branch mispredictions cachegrind counts for each compare their per-test
-//! cost exactly, whatever the machine's load (wall time on this shared machine moves by 20% between identical runs). The
-//! throughput mode (`typefuzz-bench throughput`) measures tests per second against the other
-//! tools; this measures a change to the engine.
+//! cost exactly, whatever the machine's load (wall time on this shared machine moves by 20%
+//! between identical runs). The throughput mode (`typefuzz-bench throughput`) measures tests
+//! per second against the other tools; this measures a change to the engine.
 //!
 //! `generate-WORKLOAD` and `quickcheck-WORKLOAD` run the throughput mode's `derived-generate`
 //! and `quickcheck` loops instead, for the same number of tests: a fresh input per test from
