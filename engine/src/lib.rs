@@ -72,11 +72,10 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod codec;
 pub mod feedback;
-pub mod fingerprint;
-pub mod mutate;
 pub mod workers;
+
+pub use typefuzz_core::{codec, fingerprint, mutate};
 
 mod artifacts;
 mod config;
@@ -97,8 +96,8 @@ pub mod __private;
 pub use config::{Config, FeedbackSources, Framework, Schedule, DISCARD_TIME};
 pub use executor::{run_once, Verdict};
 pub use fuzzer::check;
-pub use mutate::{Context, Mutate, Operator, Operators};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
 pub use report::{elide, MAX_SHOWN};
 pub use report::{DebugArgs, Failure, Report};
 pub use stats::{AssumeStats, LabelStats, Stats, StopReason};
+pub use typefuzz_core::{Context, Mutate, Operator, Operators};

@@ -13,9 +13,9 @@ use super::vec::{
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// Byte offset of character number `index` (the string's length for `index == chars`).

@@ -24,8 +24,8 @@
 //! [`shrink`](crate::Mutate::shrink) only returns candidates with a smaller key.
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::structure::{mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::structure::{mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 macro_rules! float_impls {

@@ -35,9 +35,9 @@
 use super::vec::mutate_child;
 use crate::__private::{paired_field, split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// The position of the `pick`-th `true` in `mutable`.

@@ -70,7 +70,8 @@ pub struct Fingerprint {
 /// when it contains a part whose iteration order differs between equal values (`HashMap`,
 /// `HashSet` with a random hasher), which the engine's mutant recipes (see `fuzzer/artifacts.rs`)
 /// cannot rebuild.
-pub(crate) fn mutation_is_replayable<T: Mutate>() -> bool {
+#[doc(hidden)]
+pub fn mutation_is_replayable<T: Mutate>() -> bool {
     let mut fingerprint = Fingerprint::new();
     T::fingerprint(&mut fingerprint);
     !fingerprint.order_dependent

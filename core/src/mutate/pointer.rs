@@ -8,10 +8,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
 use crate::mutate::undo::{enter_box, Hop};
+use crate::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Appends each of `candidates` to `out`, in order, wrapped by `wrap` (`Box::new`, `Some`, ...):

@@ -13,9 +13,9 @@
 use super::pointer::{shrink_wrapped, wrap_each};
 use super::vec::{can_descend, generate_child, mutate_child};
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// The family an `Option` or `Result` mutation uses.

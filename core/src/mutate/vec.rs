@@ -13,10 +13,10 @@ use std::mem::{ManuallyDrop, MaybeUninit};
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
 use crate::mutate::undo::{enter_deque, enter_vec, Hop};
+use crate::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// At most this many removals (of one element or a chunk) in a shrink list.

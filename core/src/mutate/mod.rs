@@ -32,13 +32,13 @@ mod time;
 mod via;
 
 pub use context::{Context, Operators};
-pub use hash::ValueHasher;
+pub use hash::{hash_bytes, ValueHasher};
 pub use operator::Operator;
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::Structure;
 
 /// A type whose values typefuzz can generate, mutate, shrink and (de)serialize.
 ///
@@ -205,7 +205,7 @@ pub trait Mutate: Clone + Sized {
 
     /// Reports the shape of `self` to the structure feedback: the constructor (or value class)
     /// of each node with [`Structure::node`] and each child with [`Structure::child`]. See
-    /// [`feedback::structure`](crate::feedback::structure) for what the features are.
+    /// [`structure`](crate::structure) for what the features are.
     ///
     /// The default reports nothing, which is always correct (such values only give the
     /// structure feedback nothing to go on); `#[derive(Mutate)]` and the standard types
@@ -224,7 +224,7 @@ pub trait Mutate: Clone + Sized {
 
     /// Reports the typed leaves of `self` — integers, `char`s, `bool`s, collection lengths,
     /// enum variants and strings — in a fixed order to the input-to-state feedback, and writes
-    /// the replacement a leaf method returns (see [`feedback::cmplog`](crate::feedback::cmplog)).
+    /// the replacement a leaf method returns (see [`leaves`](crate::leaves)).
     /// After a replacement (`leaves.is_done()`), stop visiting.
     ///
     /// The default reports nothing, which is always correct (the comparisons the property makes
@@ -248,7 +248,7 @@ pub trait Mutate: Clone + Sized {
     /// they write (lengths before elements, variant indices before fields).
     ///
     /// The default folds in the value's structure walk's
-    /// [`fingerprint`](crate::feedback::structure::Structure::fingerprint)
+    /// [`fingerprint`](crate::structure::Structure::fingerprint)
     /// ([`ValueHasher::walk`]): correct, and opaque when
     /// [`visit_structure`](Mutate::visit_structure) reports nothing, but several times slower
     /// than writing the leaves; `#[derive(Mutate)]` and the standard types override it.

@@ -31,7 +31,7 @@ pub struct Operators {
     /// FuzzChick-faithful candidate selection (see the type's docs). Default `false`.
     pub faithful: bool,
     /// Input-to-state mutation: a seed whose run logged comparisons first tries writing their
-    /// operands into its typed leaves ([`feedback::cmplog`](crate::feedback::cmplog)). Default
+    /// operands into its typed leaves ([`leaves`](crate::leaves)). Default
     /// `true`; `false` in [`fuzzchick`](Operators::fuzzchick).
     pub cmplog: bool,
 }
@@ -125,16 +125,17 @@ struct Probe {
 }
 
 /// One top-level [`Context::generate`] call, as [`Context::watched_generation`] reports it.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Generation {
+pub struct Generation {
     /// The random state before and after the call.
-    pub(crate) start: u64,
-    pub(crate) end: u64,
-    pub(crate) size: usize,
+    pub start: u64,
+    pub end: u64,
+    pub size: usize,
     /// `std::any::type_name` of the generated type.
-    pub(crate) type_name: &'static str,
+    pub type_name: &'static str,
     /// [`ValueHasher::of`](crate::mutate::ValueHasher::of) the value it returned.
-    pub(crate) hash: Option<u64>,
+    pub hash: Option<u64>,
 }
 
 /// A wrapper being generated around a value (`derive_support::wrap`): the wrapper's `Box<Self>`
@@ -233,7 +234,8 @@ impl Context {
 
     /// Arms the probe: the next [`generate`](Self::generate) call is recorded, for
     /// [`watched_generation`](Self::watched_generation).
-    pub(crate) fn watch_generation(&mut self) {
+    #[doc(hidden)]
+    pub fn watch_generation(&mut self) {
         self.probe = Probe {
             armed: true,
             seen: None,
@@ -242,7 +244,8 @@ impl Context {
 
     /// The call recorded since [`watch_generation`](Self::watch_generation), if any; disarms
     /// the probe.
-    pub(crate) fn watched_generation(&mut self) -> Option<Generation> {
+    #[doc(hidden)]
+    pub fn watched_generation(&mut self) -> Option<Generation> {
         core::mem::take(&mut self.probe).seen
     }
 
@@ -283,7 +286,8 @@ impl Context {
     /// [`mutate`](Self::mutate) through
     /// [`Mutate::mutate_undoable`](crate::Mutate::mutate_undoable), recording what changes in
     /// the undo log the engine [started](Self::start_undo).
-    pub(crate) fn mutate_undoable<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
+    #[doc(hidden)]
+    pub fn mutate_undoable<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
         self.trace.clear();
         self.depth = 0;
         self.size = self.max_size;
@@ -296,7 +300,8 @@ impl Context {
     /// Starts recording saves ([`save`](Self::save)) in the undo log (debug builds: in the
     /// caller's frame, see [`UndoLog::start`](super::undo::UndoLog::start)).
     #[cfg_attr(debug_assertions, inline(always))]
-    pub(crate) fn start_undo(&mut self) {
+    #[doc(hidden)]
+    pub fn start_undo(&mut self) {
         self.undo.start();
     }
 
@@ -306,7 +311,8 @@ impl Context {
     /// # Safety
     /// `value` must be the value mutated since `start_undo`, not moved or changed other than by
     /// the mutation since (see `mutate/undo.rs`).
-    pub(crate) unsafe fn undo<T>(&mut self, value: &mut T) {
+    #[doc(hidden)]
+    pub unsafe fn undo<T>(&mut self, value: &mut T) {
         // SAFETY: the caller's.
         unsafe { self.undo.undo(value) }
     }
@@ -345,9 +351,10 @@ impl Context {
 
     /// Where the mutation since [`start_undo`](Self::start_undo) changed the value (see
     /// [`UndoLog::changed`](super::undo::UndoLog::changed)).
-    pub(crate) fn changed(&self) -> Option<crate::feedback::structure::Focus<'_>> {
+    #[doc(hidden)]
+    pub fn changed(&self) -> Option<crate::structure::Focus<'_>> {
         let path = self.undo.changed()?;
-        Some(crate::feedback::structure::Focus {
+        Some(crate::structure::Focus {
             path,
             elements: self.undo.changed_elements(),
         })

@@ -53,7 +53,7 @@ pub enum Operator {
     /// A user-supplied mutator (`#[mutate(with = ...)]` or a hand-written impl).
     Custom,
     /// Input-to-state: a typed leaf takes the other operand of a comparison it fed
-    /// ([`feedback::cmplog`](crate::feedback::cmplog)).
+    /// ([`leaves`](crate::leaves)).
     CmpLog,
     /// Make the value a same-type field of a fresh value (subterm's inverse: `x -> Add(x, y)`),
     /// the other fields about the value's size, so mutants keep their seeds' size on average.

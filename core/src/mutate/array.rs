@@ -11,9 +11,9 @@
 use super::vec::{can_descend, mutate_child, position, same_encoding};
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// Elements whose shrink candidates are offered, and how many candidates each.

@@ -13,8 +13,8 @@
 
 use core::mem::ManuallyDrop;
 
-use crate::feedback::structure::Structure;
 pub use crate::mutate::vec::SequenceShrinks;
+use crate::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Past this depth a mutation stops descending into fields (it still applies the operators that
