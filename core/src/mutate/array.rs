@@ -25,7 +25,7 @@ const SHRINK_PER_ELEMENT: usize = 4;
 /// (Swap); the codec writes the elements in order, with no length.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(6);
 /// let mut bytes: [u8; 4] = cx.generate();
 /// let before = bytes;

@@ -5,7 +5,7 @@
 //! round-trips NaN payloads exactly).
 //!
 //! ```
-//! use typefuzz_engine::{codec, Context, Mutate};
+//! use typefuzz_core::{codec, Context, Mutate};
 //! let mut cx = Context::new(3);
 //! let mut x = 2.5f64;
 //! cx.mutate(&mut x);

@@ -11,7 +11,7 @@ use crate::{Context, Mutate};
 ///
 /// ```
 /// use core::marker::PhantomData;
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// struct NotMutate;
 /// let mut cx = Context::new(1);
 /// let mut marker: PhantomData<NotMutate> = cx.generate();

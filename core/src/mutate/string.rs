@@ -45,7 +45,7 @@ fn replace_char(s: &mut String, at: usize, old: char, c: char) {
 /// lossy (invalid UTF-8 becomes U+FFFD), so every byte string decodes.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(5).with_max_size(10);
 /// let mut s: String = cx.generate();
 /// assert!(s.chars().count() <= 10);

@@ -17,7 +17,7 @@
 //! `Node((Box<Tree>, Box<Tree>))`, then stays linear in the size instead of exponential.
 //!
 //! ```
-//! use typefuzz_engine::{codec, Context, Mutate, Operator};
+//! use typefuzz_core::{codec, Context, Mutate, Operator};
 //! let mut cx = Context::new(2);
 //! let mut t: (u8, bool, String) = cx.generate();
 //! let before = t.clone();

@@ -678,7 +678,7 @@ fn decode_elements<T: Mutate>(input: &mut Decoder<'_>) -> Vec<T> {
 /// memory.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate, Operator};
+/// use typefuzz_core::{codec, Context, Mutate, Operator};
 /// let mut cx = Context::new(4).with_max_size(6);
 /// let mut v: Vec<u16> = cx.generate();
 /// assert!(v.len() <= 6);
@@ -770,7 +770,7 @@ const MAX_LEAF_LENGTH: u64 = 1 << 12;
 ///
 /// ```
 /// use std::collections::VecDeque;
-/// use typefuzz_engine::{codec, Context};
+/// use typefuzz_core::{codec, Context};
 /// let mut cx = Context::new(9);
 /// let mut v: VecDeque<i8> = cx.generate();
 /// cx.mutate(&mut v);
