@@ -324,13 +324,13 @@ fn modules() -> impl Iterator<Item = (*mut u8, usize)> {
 // Attribution: which counters are reset and scanned around a property call.
 // ---------------------------------------------------------------------------------------------
 
-/// The crates whose functions' counters are left out: the engine (its generic loop, mutators
-/// and derived `Mutate` impls are compiled into the user's crate and instrumented there; none of
-/// it is the property's coverage) and the facade. Not the drop-in adapters: their glue calls the
+/// The crates whose functions' counters are left out: the type model and the engine (their
+/// generic mutators, derived `Mutate` impls and loop are compiled into the user's crate and
+/// instrumented there; none of it is the property's coverage) and the facade. Not the drop-in adapters: their glue calls the
 /// user's property (a quickcheck `Property::call`, a proptest test-body closure), so the
 /// property's code may be inlined into one of their functions.
 #[cfg_attr(fuzzing, allow(dead_code))] // under cargo-fuzz libFuzzer owns the counters
-const RUNTIME_CRATES: [&str; 2] = ["typefuzz", "typefuzz_engine"];
+const RUNTIME_CRATES: [&str; 3] = ["typefuzz", "typefuzz_core", "typefuzz_engine"];
 
 /// Counters per block: one 64-byte block is read with vector loads and tested with one branch.
 const BLOCK_BYTES: usize = 64;
@@ -1348,6 +1348,8 @@ mod tests {
             "<typefuzz_engine::schedule::fuzzchick::FuzzChick as typefuzz_engine::schedule::policy::Policy<T>>::pick",
             "<typefuzz_engine::corpus::Seed<T> as core::clone::Clone>::clone",
             "typefuzz_engine::mutate::vec::<impl typefuzz_engine::mutate::Mutate for alloc::vec::Vec<T>>::mutate",
+            "typefuzz_core::mutate::vec::<impl typefuzz_core::mutate::Mutate for alloc::vec::Vec<T>>::mutate",
+            "<typefuzz_fixture::Shape as typefuzz_core::mutate::Mutate>::mutate",
             "core::ptr::drop_in_place<typefuzz_engine::fuzzer::Fuzzer<u8>>",
             // v0 names carry generic arguments.
             "<hashbrown::map::HashMap<u64, typefuzz_engine::corpus::Entry>>::insert",
