@@ -77,11 +77,11 @@ pub mod workers;
 
 pub use typefuzz_core::{codec, fingerprint, mutate};
 
-mod artifacts;
 mod config;
 mod corpus;
 mod crash;
 mod executor;
+mod files;
 mod fuzzer;
 mod outcome;
 mod report;

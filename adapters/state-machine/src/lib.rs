@@ -156,10 +156,10 @@
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
 
-mod fingerprint;
 mod guided;
 mod machine;
 mod sequence;
+mod state_features;
 
 use std::fmt::Write as _;
 

@@ -11,9 +11,9 @@ use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, Tes
 use proptest_state_machine::ReferenceStateMachine;
 use typefuzz_engine::Context;
 
-use crate::fingerprint::{prefix_key, Fingerprints, PrehashedMap};
 use crate::guided::ShrinkModel;
 use crate::sequence::{self, Commands};
+use crate::state_features::{prefix_key, Fingerprints, PrehashedMap};
 
 /// Draws per command before fresh generation gives up on finding an enabled one and ends the
 /// sequence early (proptest-state-machine rejects up to `max_local_rejects` instead).
@@ -218,7 +218,7 @@ impl<R: ReferenceStateMachine> Model<R> {
     }
 
     /// Counts `transition`, the command the prefix `key` ends with (see
-    /// [`prefix_key`](crate::fingerprint::prefix_key)). The command's kind is looked up by the
+    /// [`prefix_key`](crate::state_features::prefix_key)). The command's kind is looked up by the
     /// key when the prefix was replayed before, so its `Debug` text is formatted once.
     fn count(&mut self, key: u64, transition: &R::Transition, enabled: bool) {
         let kind = match self.kind_of_prefix.get(&key) {

@@ -14,8 +14,8 @@ use std::fmt;
 
 use typefuzz_engine::codec::{Decoder, Encoder};
 
-use crate::fingerprint::prefix_key;
 use crate::guided;
+use crate::state_features::prefix_key;
 use typefuzz_engine::feedback::structure::Structure;
 use typefuzz_engine::{Context, Mutate, Operator};
 

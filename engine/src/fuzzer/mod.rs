@@ -18,8 +18,8 @@
 //!    `feedback/state.rs`).
 //! 2. `load_seeds` replays the crash and hang inputs an earlier process left, then the
 //!    regression file's entries written for this type's shape, then the corpus directory, each
-//!    input through `run_one` (`fuzzer/artifacts.rs` reads them: `artifacts.rs`,
-//!    `fingerprint.rs`, `corpus/disk.rs`).
+//!    input through `run_one` (`fuzzer/artifacts.rs` reads them: `files.rs`,
+//!    `core/src/fingerprint.rs`, `corpus/disk.rs`).
 //! 3. Each turn, `Budget::spent` says whether to stop (`fuzzer/budget.rs`).
 //! 4. `fuzz_one` asks `Scheduler::pick` for a `Pick`: generate, or mutate seed `id`
 //!    (`schedule/mod.rs`, the policy in `schedule/{default,fuzzchick,generate}.rs`, seeds in
