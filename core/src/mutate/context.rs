@@ -112,6 +112,8 @@ pub struct Context {
     pub(crate) undo: super::undo::UndoLog,
     /// Armed by constructor grow's wrap (see [`Hole`]).
     hole: Option<Hole>,
+    /// Run-scoped values for mutators (see [`set_extension`](Self::set_extension)).
+    extensions: super::extensions::Extensions,
 }
 
 /// What the engine learns of the first [`Context::generate`] call after it armed the probe
@@ -175,6 +177,7 @@ impl Context {
             probe: Probe::default(),
             undo: super::undo::UndoLog::default(),
             hole: None,
+            extensions: Default::default(),
         }
     }
 
@@ -598,6 +601,104 @@ impl Context {
     /// ```
     pub fn clear_trace(&mut self) {
         self.trace.clear();
+    }
+
+    /// Sets the context's run-scoped value of type `T` (at most one per type), replacing and
+    /// returning any earlier one. This is how an adapter hands its types' mutators what the run
+    /// knows and a value does not (a pool of donor values, a model, a generator size): set it
+    /// on the context the run mutates with, read it in `Mutate::generate`, `mutate` or `shrink`
+    /// with [`extension`](Self::extension). Cloning the context clones its extensions; an impl
+    /// must work without one (a context a user made, a regression replay), usually by falling
+    /// back to a default.
+    ///
+    /// ```
+    /// use typefuzz::{Context, Mutate};
+    ///
+    /// /// The run's generator size, as an adapter would set it.
+    /// #[derive(Clone)]
+    /// struct RunSize(usize);
+    ///
+    /// #[derive(Clone, Debug)]
+    /// struct Sized(Vec<u8>);
+    ///
+    /// impl Mutate for Sized {
+    ///     fn generate(cx: &mut Context) -> Self {
+    ///         let size = cx.extension::<RunSize>().map_or(4, |size| size.0);
+    ///         Sized((0..size).map(|_| cx.generate()).collect())
+    ///     }
+    ///     fn mutate(&mut self, cx: &mut Context) {
+    ///         self.0.mutate(cx);
+    ///     }
+    ///     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+    ///         self.0.shrink(cx).into_iter().map(Sized).collect()
+    ///     }
+    ///     fn encode(&self, out: &mut typefuzz::codec::Encoder) {
+    ///         self.0.encode(out);
+    ///     }
+    ///     fn decode(input: &mut typefuzz::codec::Decoder<'_>) -> Self {
+    ///         Sized(Vec::decode(input))
+    ///     }
+    ///     fn fingerprint(fingerprint: &mut typefuzz::fingerprint::Fingerprint) {
+    ///         fingerprint.name("Sized");
+    ///     }
+    /// }
+    ///
+    /// let mut cx = Context::new(1);
+    /// assert_eq!(Sized::generate(&mut cx).0.len(), 4, "no extension: the default");
+    /// cx.set_extension(RunSize(9));
+    /// assert_eq!(Sized::generate(&mut cx).0.len(), 9);
+    /// ```
+    pub fn set_extension<T: core::any::Any + Clone>(&mut self, value: T) -> Option<T> {
+        self.extensions.set(value)
+    }
+
+    /// [`set_extension`](Self::set_extension), returning the context.
+    ///
+    /// ```
+    /// let cx = typefuzz::Context::new(1).with_extension(7u32);
+    /// assert_eq!(cx.extension::<u32>(), Some(&7));
+    /// ```
+    pub fn with_extension<T: core::any::Any + Clone>(mut self, value: T) -> Self {
+        self.set_extension(value);
+        self
+    }
+
+    /// The context's value of type `T`, if one was set (see
+    /// [`set_extension`](Self::set_extension)).
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1);
+    /// assert_eq!(cx.extension::<String>(), None);
+    /// cx.set_extension(String::from("model"));
+    /// assert_eq!(cx.extension::<String>().map(String::as_str), Some("model"));
+    /// ```
+    pub fn extension<T: core::any::Any>(&self) -> Option<&T> {
+        self.extensions.get()
+    }
+
+    /// The context's value of type `T` to change in place (a pool a mutator draws from and
+    /// adds to), if one was set.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1).with_extension(vec![1u8]);
+    /// if let Some(pool) = cx.extension_mut::<Vec<u8>>() {
+    ///     pool.push(2);
+    /// }
+    /// assert_eq!(cx.extension::<Vec<u8>>(), Some(&vec![1, 2]));
+    /// ```
+    pub fn extension_mut<T: core::any::Any>(&mut self) -> Option<&mut T> {
+        self.extensions.get_mut()
+    }
+
+    /// Takes the context's value of type `T` out of it, if one was set.
+    ///
+    /// ```
+    /// let mut cx = typefuzz::Context::new(1).with_extension(3u8);
+    /// assert_eq!(cx.remove_extension::<u8>(), Some(3));
+    /// assert_eq!(cx.extension::<u8>(), None);
+    /// ```
+    pub fn remove_extension<T: core::any::Any>(&mut self) -> Option<T> {
+        self.extensions.remove()
     }
 
     /// Reseeds the random number generator.

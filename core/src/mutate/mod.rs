@@ -6,6 +6,7 @@
 //! contract and the impls for the standard library's types (one file per type family).
 
 mod context;
+mod extensions;
 mod hash;
 mod operator;
 pub(crate) mod undo;
