@@ -47,8 +47,7 @@
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
-use crate::machine::padding;
-use crate::sequence::Commands;
+use crate::commands::{padding, Commands};
 
 /// Model replays one shrink step may spend on canonical bytes, and again on cascades and
 /// repairs.

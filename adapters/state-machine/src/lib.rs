@@ -156,6 +156,7 @@
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
 
+mod commands;
 mod guided;
 mod machine;
 mod sequence;
@@ -168,8 +169,8 @@ use proptest::test_runner::Config as ProptestConfig;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 use typefuzz_engine::{Config, Outcome, Report, Stats};
 
+pub use commands::Commands;
 pub use machine::{CommandStats, Trace};
-pub use sequence::Commands;
 
 use machine::{Generator, Model, Replay};
 

@@ -10,10 +10,10 @@
 //! after an earlier command changed: replay re-checks `preconditions` along the sequence.
 
 use std::cell::RefCell;
-use std::fmt;
 
 use typefuzz_engine::codec::{Decoder, Encoder};
 
+use crate::commands::Commands;
 use crate::guided;
 use crate::state_features::prefix_key;
 use typefuzz_engine::feedback::structure::Structure;
@@ -29,61 +29,6 @@ const MAX_DONORS: usize = 256;
 /// Single-command removals and per-command simplifications offered by one shrink step.
 const SHRINK_REMOVALS: usize = 64;
 const SHRINK_COMMANDS: usize = 32;
-
-/// A command sequence as typefuzz stores, mutates and shrinks it: the choice bytes of the initial
-/// state and of each command, in order (described in `sequence.rs`).
-///
-/// It is the value regression files and corpus directories hold (through the engine's codec), so
-/// a saved sequence replays exactly as long as the model's strategies read the same bytes.
-///
-/// ```
-/// use typefuzz::{codec, Context, Mutate};
-/// use typefuzz::state_machine::Commands;
-/// let mut cx = Context::new(1);
-/// let mut commands = Commands::generate(&mut cx);
-/// cx.mutate(&mut commands);
-/// assert_eq!(codec::from_bytes::<Commands>(&codec::to_bytes(&commands)), commands);
-/// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
-pub struct Commands {
-    pub(crate) init: Vec<u8>,
-    pub(crate) steps: Vec<Vec<u8>>,
-}
-
-impl Commands {
-    /// The number of commands.
-    ///
-    /// ```
-    /// assert_eq!(typefuzz::state_machine::Commands::default().len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.steps.len()
-    }
-
-    /// Whether the sequence has no command.
-    ///
-    /// ```
-    /// assert!(typefuzz::state_machine::Commands::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
-    }
-}
-
-/// Short hex, because the engine prints the genotype in a few places (regression file comments,
-/// hang reports); the adapter's own reports print the decoded commands instead.
-impl fmt::Debug for Commands {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn hex(bytes: &[u8]) -> String {
-            bytes.iter().map(|b| format!("{b:02x}")).collect()
-        }
-        write!(f, "Commands(init={}", hex(&self.init))?;
-        for step in &self.steps {
-            write!(f, " {}", hex(step))?;
-        }
-        f.write_str(")")
-    }
-}
 
 fn random_choice(cx: &mut Context) -> Vec<u8> {
     let mut bytes = vec![0; CHOICE_BYTES];
