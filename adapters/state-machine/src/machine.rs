@@ -13,7 +13,7 @@ use typefuzz_engine::Context;
 
 use crate::commands::{padding, Commands, PADDING};
 use crate::guided::ShrinkModel;
-use crate::sequence;
+use crate::sequence::{self, DonorPool};
 use crate::state_features::{prefix_key, Fingerprints, PrehashedMap};
 
 /// Draws per command before fresh generation gives up on finding an enabled one and ends the
@@ -166,6 +166,9 @@ pub(crate) struct Model<R> {
     /// The component fingerprints of the current replay (reused).
     features: Vec<u64>,
     fingerprints: Fingerprints,
+    /// Where valid sequences that reach new states are offered for splicing (the run's model
+    /// only; see [`donating_to`](Self::donating_to)).
+    donors: Option<DonorPool>,
     _machine: std::marker::PhantomData<fn() -> R>,
 }
 
@@ -191,8 +194,15 @@ impl<R: ReferenceStateMachine> Model<R> {
             choice_buffer: Vec::new(),
             features: Vec::new(),
             fingerprints: Fingerprints::new(),
+            donors: None,
             _machine: std::marker::PhantomData,
         }
+    }
+
+    /// The model, offering the valid sequences that reach new states to `donors`.
+    pub(crate) fn donating_to(mut self, donors: DonorPool) -> Self {
+        self.donors = Some(donors);
+        self
     }
 
     fn runner(&self, rng: TestRng) -> TestRunner {
@@ -307,7 +317,9 @@ impl<R: ReferenceStateMachine> Model<R> {
         }
         self.features = fingerprints;
         if new && valid {
-            sequence::donate(commands);
+            if let Some(donors) = &self.donors {
+                donors.donate(commands);
+            }
         }
         let replay = match disabled_at {
             None => Replay::Valid(Trace { initial, steps }),

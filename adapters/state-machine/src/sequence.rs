@@ -10,6 +10,7 @@
 //! after an earlier command changed: replay re-checks `preconditions` along the sequence.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use typefuzz_engine::codec::{Decoder, Encoder};
 
@@ -36,13 +37,15 @@ fn random_choice(cx: &mut Context) -> Vec<u8> {
     bytes
 }
 
-thread_local! {
-    /// Sequences that reached new model states in the current run: what splicing copies from.
-    /// `Mutate::mutate` sees only the value it mutates, so the adapter keeps its own pool of
-    /// interesting sequences (the same criterion as the engine's fingerprint feedback).
-    static DONORS: RefCell<Donors> = const { RefCell::new(Donors { pool: Vec::new(), next: 0 }) };
-}
+/// Sequences that reached new model states in the current run: what splicing copies from.
+/// `Mutate::mutate` sees only the value it mutates and the context, so the adapter keeps its own
+/// pool of interesting sequences (the same criterion as the engine's fingerprint feedback),
+/// shared between the run's replay model, which donates, and the run's [`Context`], where it
+/// is an extension the mutator draws from (none, as in a context a user made: no splicing).
+#[derive(Clone, Default)]
+pub(crate) struct DonorPool(Rc<RefCell<Donors>>);
 
+#[derive(Default)]
 struct Donors {
     pool: Vec<Commands>,
     next: usize,
@@ -74,19 +77,10 @@ pub(crate) fn observed(commands: &Commands, features: &[u64]) {
     });
 }
 
-/// Forgets every donor (at the start of a run, so runs stay a function of their seed).
-pub(crate) fn clear_donors() {
-    DONORS.with(|d| {
-        let mut d = d.borrow_mut();
-        d.pool.clear();
-        d.next = 0;
-    });
-}
-
-/// Offers `commands` as a splice donor (bounded: the oldest is replaced).
-pub(crate) fn donate(commands: &Commands) {
-    DONORS.with(|d| {
-        let mut d = d.borrow_mut();
+impl DonorPool {
+    /// Offers `commands` as a splice donor (bounded: the oldest is replaced).
+    pub(crate) fn donate(&self, commands: &Commands) {
+        let mut d = self.0.borrow_mut();
         if d.pool.len() < MAX_DONORS {
             d.pool.push(commands.clone());
         } else {
@@ -94,24 +88,23 @@ pub(crate) fn donate(commands: &Commands) {
             d.pool[slot] = commands.clone();
             d.next = (slot + 1) % MAX_DONORS;
         }
-    });
+    }
 }
 
 /// A run of commands from a random donor, if there is one with commands.
 fn donor_run(cx: &mut Context) -> Option<Vec<Vec<u8>>> {
-    DONORS.with(|d| {
-        let d = d.borrow();
-        if d.pool.is_empty() {
-            return None;
-        }
-        let donor = &d.pool[cx.below(d.pool.len())];
-        if donor.steps.is_empty() {
-            return None;
-        }
-        let start = cx.below(donor.steps.len());
-        let len = 1 + cx.below((donor.steps.len() - start).min(MAX_RUN));
-        Some(donor.steps[start..start + len].to_vec())
-    })
+    let pool = cx.extension::<DonorPool>()?.clone();
+    let d = pool.0.borrow();
+    if d.pool.is_empty() {
+        return None;
+    }
+    let donor = &d.pool[cx.below(d.pool.len())];
+    if donor.steps.is_empty() {
+        return None;
+    }
+    let start = cx.below(donor.steps.len());
+    let len = 1 + cx.below((donor.steps.len() - start).min(MAX_RUN));
+    Some(donor.steps[start..start + len].to_vec())
 }
 
 impl Commands {
@@ -282,9 +275,9 @@ impl Mutate for Commands {
     /// simpler parameters: each command's bytes zeroed, halved in length, one byte zeroed or
     /// halved — front to back — then the initial state's. Every candidate is shorter, or as long
     /// with bytes lexicographically smaller, so greedy shrinking ends.
-    fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         let mut out = Vec::new();
-        out.extend(guided::canonical(self));
+        out.extend(guided::canonical(self, cx));
         let len = self.steps.len();
         if len >= 4 {
             out.push(Commands {
@@ -315,7 +308,7 @@ impl Mutate for Commands {
             });
         }
         // Then the deletions that need another command deleted or mended with them.
-        guided::deletions(self, &mut out);
+        guided::deletions(self, cx, &mut out);
         for (index, bytes) in self.steps.iter().enumerate().take(SHRINK_COMMANDS) {
             for simpler in simpler_bytes(bytes) {
                 let mut steps = self.steps.clone();
@@ -437,9 +430,9 @@ mod tests {
 
     #[test]
     fn splicing_copies_commands_from_donors() {
-        clear_donors();
-        donate(&commands(&[&[7, 7, 7]]));
-        let mut cx = Context::new(5).with_max_size(8);
+        let donors = DonorPool::default();
+        donors.donate(&commands(&[&[7, 7, 7]]));
+        let mut cx = Context::new(5).with_max_size(8).with_extension(donors);
         let mut spliced = false;
         for _ in 0..200 {
             let mut value = commands(&[&[1], &[2]]);
@@ -449,7 +442,6 @@ mod tests {
                 spliced = true;
             }
         }
-        clear_donors();
         assert!(spliced);
     }
 

@@ -105,14 +105,60 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
+    check_prepared(config, |_| {}, generate, property)
+}
+
+/// [`check`], with `prepare` run once on the run's [`Context`] before anything is generated,
+/// mutated or shrunk: how an adapter hands its types' mutators run-scoped values (a donor pool,
+/// a model) through [`Context::set_extension`] rather than through thread-locals.
+///
+/// ```
+/// use std::cell::Cell;
+/// use std::rc::Rc;
+/// use typefuzz::{check_prepared, Config, Context, Mutate};
+///
+/// /// How many values the run's generator made, shared with the property.
+/// #[derive(Clone, Default)]
+/// struct Made(Rc<Cell<u64>>);
+///
+/// let made = Made::default();
+/// let config = Config::default().with_seed(3).with_cases(50);
+/// let report = check_prepared(
+///     &config,
+///     |cx| { cx.set_extension(made.clone()); },
+///     |cx: &mut Context| {
+///         if let Some(made) = cx.extension::<Made>() {
+///             made.0.set(made.0.get() + 1);
+///         }
+///         cx.generate::<u8>()
+///     },
+///     |_: &u8| {},
+/// );
+/// assert!(report.failure.is_none());
+/// assert!(made.0.get() > 0, "the generator saw the extension");
+/// ```
+pub fn check_prepared<T, R>(
+    config: &Config,
+    prepare: impl FnOnce(&mut Context),
+    generate: impl FnMut(&mut Context) -> T,
+    property: impl FnMut(&T) -> R,
+) -> Report<T>
+where
+    T: Mutate + Debug,
+    R: IntoOutcome,
+{
     match workers::role(config) {
-        Role::Single => Fuzzer::new(config, generate, property).run(),
+        Role::Single => Fuzzer::new(config, generate, property)
+            .prepared(prepare)
+            .run(),
         Role::Parent(parent) => parent.run(config, |config| {
-            Fuzzer::new(config, generate, property).run()
+            Fuzzer::new(config, generate, property)
+                .prepared(prepare)
+                .run()
         }),
         Role::Worker(worker) => {
             let config = worker.config(config);
-            let mut fuzzer = Fuzzer::new(&config, generate, property);
+            let mut fuzzer = Fuzzer::new(&config, generate, property).prepared(prepare);
             fuzzer.worker = Some(worker.clone());
             let report = fuzzer.run();
             worker.finish(&report);
@@ -243,6 +289,12 @@ where
     P: FnMut(&T) -> R,
     R: IntoOutcome,
 {
+    /// The fuzzer, with `prepare` run on its context (see [`check_prepared`]).
+    fn prepared(mut self, prepare: impl FnOnce(&mut Context)) -> Self {
+        prepare(&mut self.cx);
+        self
+    }
+
     fn new(config: &'c Config, generate: G, property: P) -> Self {
         let seed = config.seed.unwrap_or_else(random_seed);
         let cx = Context::new(seed)
