@@ -68,7 +68,7 @@ pub struct Fingerprint {
 
 /// Whether mutating a `T` depends only on the value and the [`Context`](crate::Context): false
 /// when it contains a part whose iteration order differs between equal values (`HashMap`,
-/// `HashSet` with a random hasher), which the engine's mutant recipes (see `fuzzer/artifacts.rs`)
+/// `HashSet` with a random hasher), which the engine's mutant recipes (see `engine/src/fuzzer/artifacts.rs`)
 /// cannot rebuild.
 #[doc(hidden)]
 pub fn mutation_is_replayable<T: Mutate>() -> bool {

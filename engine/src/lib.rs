@@ -1,5 +1,18 @@
-//! The typefuzz engine: the [`Mutate`] trait and its impls for standard types, the byte
-//! [`codec`], and the coverage-guided, property-based testing loop.
+//! The typefuzz engine: the coverage-guided, property-based testing loop — scheduling,
+//! feedback, shrinking, corpus, regression and crash files, workers, reporting — over any type
+//! of the type model (`typefuzz-core`: the [`Mutate`] trait and its std impls, the [`Context`],
+//! the byte [`codec`], shape [`fingerprint`]s), which it re-exports.
+//!
+//! The layers, each depending only on those to its right:
+//!
+//! ```text
+//! typefuzz (facade) -> adapters (proptest, quickcheck, libfuzzer, state-machine) -> engine -> core
+//!                                                        typefuzz-derive writes impls of core's trait
+//! ```
+//!
+//! The type model knows nothing of the loop: feedback reads inputs through the visitors it
+//! defines ([`feedback::structure::Structure`], [`feedback::cmplog::Leaves`]), and what a run
+//! hands a type's mutators travels in the [`Context`] ([`check_prepared`]).
 //!
 //! Most users depend on the `typefuzz` facade crate, which re-exports everything here together
 //! with `#[derive(Mutate)]` and the proptest, quickcheck and cargo-fuzz adapters.

@@ -1,5 +1,5 @@
 //! [`ValueHasher`]: a 64-bit hash of a value's exact contents, by one pass over it, which the
-//! engine counts distinct inputs by ([`Stats::unique_valid`](crate::Stats::unique_valid)).
+//! engine counts distinct inputs by (`Stats::unique_valid`).
 //!
 //! Counting distinct inputs runs on every valid test, so it must cost far less than the test.
 //! The structure walk ([`Mutate::visit_structure`]) can fold a value into a fingerprint too, but

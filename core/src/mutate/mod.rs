@@ -244,7 +244,7 @@ pub trait Mutate: Clone + Sized {
     }
 
     /// Folds the exact contents of `self` into `hasher`: what the engine counts distinct valid
-    /// inputs by ([`Stats::unique_valid`](crate::Stats::unique_valid)), on every valid test.
+    /// inputs by (the engine's `Stats::unique_valid`), on every valid test.
     /// Equal values must hash equally, and values that differ should differ somewhere in what
     /// they write (lengths before elements, variant indices before fields).
     ///
