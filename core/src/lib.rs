@@ -28,6 +28,7 @@
 //! in the [`Context`].
 #![deny(missing_docs)]
 
+mod byte_hash;
 pub mod codec;
 pub mod fingerprint;
 pub mod leaves;

@@ -317,7 +317,7 @@ impl<'a> Structure<'a> {
     #[inline]
     pub fn bytes(&mut self, bytes: &[u8]) {
         if self.fingerprinting {
-            self.fold(crate::mutate::hash_bytes(bytes));
+            self.fold(crate::byte_hash::hash_bytes(bytes));
         }
     }
 

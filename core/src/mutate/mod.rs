@@ -32,8 +32,9 @@ mod text;
 mod time;
 mod via;
 
+pub use crate::byte_hash::hash_bytes;
 pub use context::{Context, Operators};
-pub use hash::{hash_bytes, ValueHasher};
+pub use hash::ValueHasher;
 pub use operator::Operator;
 
 use crate::codec::{Decoder, Encoder};
