@@ -6,7 +6,7 @@
 /// this runs on every valid test, and SipHash's DoS resistance buys nothing here.
 ///
 /// ```
-/// use typefuzz::mutate::hash_bytes;
+/// use typefuzz_core::mutate::hash_bytes;
 /// assert_eq!(hash_bytes(b"ab"), hash_bytes(b"ab"));
 /// assert_ne!(hash_bytes(b"ab"), hash_bytes(b"ba"));
 /// ```

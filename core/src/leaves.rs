@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use typefuzz_core::leaves;
-//! use typefuzz::{Context, Mutate};
+//! use typefuzz_core::{Context, Mutate};
 //!
 //! // What the instrumentation (or `assume!(x == 1234)`) would log while the property runs.
 //! let log = leaves::Log::from_pairs(&[(7, 1234, 2)]);
@@ -174,7 +174,7 @@ impl Log {
     /// An empty log.
     ///
     /// ```
-    /// assert!(typefuzz::feedback::cmplog::Log::new().is_empty());
+    /// assert!(typefuzz_core::leaves::Log::new().is_empty());
     /// ```
     pub const fn new() -> Self {
         Log {
@@ -197,7 +197,7 @@ impl Log {
     /// them would have logged (for tests and examples).
     ///
     /// ```
-    /// let log = typefuzz::feedback::cmplog::Log::from_pairs(&[(1, 2, 1), (1, 2, 1), (3, 3, 1)]);
+    /// let log = typefuzz_core::leaves::Log::from_pairs(&[(1, 2, 1), (1, 2, 1), (3, 3, 1)]);
     /// assert_eq!(log.integers().len(), 1); // repeated and equal pairs say nothing new
     /// ```
     pub fn from_pairs(pairs: &[(u64, u64, u8)]) -> Self {
@@ -226,7 +226,7 @@ impl Log {
     /// Whether nothing was logged.
     ///
     /// ```
-    /// assert!(!typefuzz::feedback::cmplog::Log::from_pairs(&[(1, 2, 1)]).is_empty());
+    /// assert!(!typefuzz_core::leaves::Log::from_pairs(&[(1, 2, 1)]).is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.integers_len == 0 && self.bytes_len == 0 && self.variants_len == 0
@@ -235,7 +235,7 @@ impl Log {
     /// Forgets everything logged, for the next test.
     ///
     /// ```
-    /// let mut log = typefuzz::feedback::cmplog::Log::from_pairs(&[(1, 2, 1)]);
+    /// let mut log = typefuzz_core::leaves::Log::from_pairs(&[(1, 2, 1)]);
     /// log.clear();
     /// assert!(log.is_empty());
     /// ```
@@ -260,7 +260,7 @@ impl Log {
     /// Equal operands and repeated pairs are not logged; a full log keeps its first entries.
     ///
     /// ```
-    /// let mut log = typefuzz::feedback::cmplog::Log::new();
+    /// let mut log = typefuzz_core::leaves::Log::new();
     /// log.push_integers(1, 2, 1);
     /// log.push_integers(1, 2, 1);
     /// assert_eq!(log.integers().len(), 1);
@@ -293,7 +293,7 @@ impl Log {
     /// had, and the wanted value's leaves from its variant index on (cut to 16).
     ///
     /// ```
-    /// let mut log = typefuzz::feedback::cmplog::Log::new();
+    /// let mut log = typefuzz_core::leaves::Log::new();
     /// log.push_variant(0, &[1, 42]);
     /// assert_eq!(log.variants()[0].to(), &[1, 42]);
     /// ```
@@ -316,7 +316,7 @@ impl Log {
     /// Logs a byte-string comparison, each side cut to its first 32 bytes.
     ///
     /// ```
-    /// let mut log = typefuzz::feedback::cmplog::Log::new();
+    /// let mut log = typefuzz_core::leaves::Log::new();
     /// log.push_bytes(b"guest", b"admin");
     /// assert_eq!(log.bytes()[0].right(), b"admin");
     /// ```
@@ -411,10 +411,10 @@ enum Action<'a> {
 /// otherwise the impl goes on visiting, until [`is_done`](Leaves::is_done).
 ///
 /// ```
-/// use typefuzz::feedback::cmplog::{self, Log};
+/// use typefuzz_core::leaves::Leaves;
 /// // A hand-written impl reports its integer fields the way the derive does:
 /// struct Pair { a: u8, b: u32 }
-/// fn visit(pair: &mut Pair, leaves: &mut cmplog::Leaves<'_>) {
+/// fn visit(pair: &mut Pair, leaves: &mut Leaves<'_>) {
 ///     if let Some(v) = leaves.integer(u64::from(pair.a), 1) { pair.a = v as u8; }
 ///     if leaves.is_done() { return; }
 ///     if let Some(v) = leaves.integer(u64::from(pair.b), 4) { pair.b = v as u32; }
@@ -783,7 +783,7 @@ fn integer_candidates(
 /// comparison, the exact operand before its neighbours.
 ///
 /// ```
-/// use typefuzz::feedback::cmplog::{candidates, Log, Replacement};
+/// use typefuzz_core::leaves::{candidates, Log, Replacement};
 /// let log = Log::from_pairs(&[(3, 9, 1)]);
 /// let found = candidates(&mut vec![1u8, 3, 5], &log);
 /// // Leaf 0 is the length (3 elements): it matches too.
@@ -802,10 +802,10 @@ pub fn candidates<T: Mutate>(value: &mut T, log: &Log) -> Vec<Candidate> {
 /// value the candidate was computed on).
 ///
 /// ```
-/// use typefuzz::feedback::cmplog::{apply, Candidate, Replacement};
+/// use typefuzz_core::leaves::{apply, Candidate, Replacement};
 /// let mut pair = (1u8, 'a');
 /// let to_z = Candidate { leaf: 1, value: Replacement::Integer('z' as u64), rank: 0, order: 0 };
-/// assert!(apply(&mut pair, &to_z, &mut typefuzz::Context::new(0)));
+/// assert!(apply(&mut pair, &to_z, &mut typefuzz_core::Context::new(0)));
 /// assert_eq!(pair, (1, 'z'));
 /// ```
 pub fn apply<T: Mutate>(value: &mut T, candidate: &Candidate, cx: &mut Context) -> bool {

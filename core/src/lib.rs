@@ -5,9 +5,10 @@
 //! coverage, [`leaves::Leaves`] for input-to-state comparisons).
 //!
 //! ```
-//! use typefuzz::{Context, Mutate};
+//! use typefuzz_core::{Context, Mutate};
 //!
-//! #[derive(Clone, Debug, PartialEq, Mutate)]
+//! #[derive(Clone, Debug, PartialEq, typefuzz_derive::Mutate)]
+//! #[mutate(crate = "typefuzz_core")]
 //! enum Tree {
 //!     Leaf(u8),
 //!     Node(Box<Tree>, Box<Tree>),
@@ -16,12 +17,13 @@
 //! let mut cx = Context::new(7);
 //! let mut tree: Tree = cx.generate();
 //! cx.mutate(&mut tree);
-//! let bytes = typefuzz::codec::to_bytes(&tree);
-//! assert_eq!(typefuzz::codec::from_bytes::<Tree>(&bytes), tree);
+//! let bytes = typefuzz_core::codec::to_bytes(&tree);
+//! assert_eq!(typefuzz_core::codec::from_bytes::<Tree>(&bytes), tree);
 //! ```
 //!
 //! Most users depend on the `typefuzz` facade, which re-exports this crate (through the engine)
-//! with `#[derive(Mutate)]`. The layers: the derive writes impls of this crate's trait; the
+//! with `#[derive(Mutate)]`, whose output names the facade: there the derive needs no
+//! `#[mutate(crate = ...)]` (the examples here use the derive on this crate alone). The layers: the derive writes impls of this crate's trait; the
 //! engine runs the loop over any `Mutate` type and observes inputs only through the visitors
 //! defined here; the adapters and the facade sit on the engine. This crate imports nothing from
 //! the engine, does no I/O and keeps no thread-local state: what a run hands a mutator travels

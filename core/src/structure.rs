@@ -32,9 +32,10 @@
 //! default, which reports nothing (its values are then invisible to this source, not wrong).
 //!
 //! ```
-//! use typefuzz::{Mutate, feedback::structure::Structure};
+//! use typefuzz_core::{Mutate, structure::Structure};
 //!
-//! #[derive(Clone, Debug, Mutate)]
+//! #[derive(Clone, Debug, typefuzz_derive::Mutate)]
+//! #[mutate(crate = "typefuzz_core")]
 //! enum Shape {
 //!     Dot,
 //!     Pair(Box<Shape>, Box<Shape>),
@@ -150,8 +151,8 @@ impl<'a> Structure<'a> {
     /// [`MAP_WORDS`](Self::MAP_WORDS) words; a shorter one is treated as full, recording nothing).
     ///
     /// ```
-    /// let mut map = vec![0u64; typefuzz::feedback::structure::Structure::MAP_WORDS];
-    /// let structure = typefuzz::feedback::structure::Structure::new(&mut map);
+    /// let mut map = vec![0u64; typefuzz_core::structure::Structure::MAP_WORDS];
+    /// let structure = typefuzz_core::structure::Structure::new(&mut map);
     /// assert_eq!(structure.new_features(), 0);
     /// ```
     pub fn new(seen: &'a mut [u64]) -> Self {
@@ -235,7 +236,7 @@ impl<'a> Structure<'a> {
     /// Observes `value` for its [`fingerprint`](Self::fingerprint) alone, recording no feature.
     ///
     /// ```
-    /// use typefuzz::feedback::structure::Structure;
+    /// use typefuzz_core::structure::Structure;
     /// let fingerprint = |v: &Vec<u16>| Structure::fingerprint_of(v);
     /// assert_eq!(fingerprint(&vec![1, 2]), fingerprint(&vec![1, 2]));
     /// assert_ne!(fingerprint(&vec![1, 2]), fingerprint(&vec![2, 1]));
@@ -278,7 +279,7 @@ impl<'a> Structure<'a> {
     /// share a fingerprint (the derive and the standard impls report everything).
     ///
     /// ```
-    /// use typefuzz::feedback::structure::Structure;
+    /// use typefuzz_core::structure::Structure;
     /// assert_ne!(Structure::fingerprint_of(&"ab".to_string()), Structure::fingerprint_of(&"ba".to_string()));
     /// assert_eq!(Structure::fingerprint_of(&Some(7u8)), Structure::fingerprint_of(&Some(7u8)));
     /// ```
@@ -291,7 +292,7 @@ impl<'a> Structure<'a> {
     /// [`fingerprint`](Self::fingerprint) only, not in the features, which see value classes.
     ///
     /// ```
-    /// use typefuzz::feedback::structure::{token, Structure};
+    /// use typefuzz_core::structure::{token, Structure};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// structure.node(token("Port"));
@@ -307,7 +308,7 @@ impl<'a> Structure<'a> {
     /// like [`value`](Self::value).
     ///
     /// ```
-    /// use typefuzz::feedback::structure::{token, Structure};
+    /// use typefuzz_core::structure::{token, Structure};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// structure.node(token("Name"));
@@ -325,7 +326,7 @@ impl<'a> Structure<'a> {
     /// type and value class); see [`token`] to make one.
     ///
     /// ```
-    /// use typefuzz::feedback::structure::{token, Structure};
+    /// use typefuzz_core::structure::{token, Structure};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// structure.node(token("Leaf"));
@@ -355,7 +356,7 @@ impl<'a> Structure<'a> {
     /// Observes `value` as field number `field` of a node whose constructor is `constructor`.
     ///
     /// ```
-    /// use typefuzz::feedback::structure::{token, Structure};
+    /// use typefuzz_core::structure::{token, Structure};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// structure.child(token("Wrapper"), 0, &0u8);
@@ -378,7 +379,7 @@ impl<'a> Structure<'a> {
     /// `Mutate` is reported once, at the field).
     ///
     /// ```
-    /// use typefuzz::{Mutate, feedback::structure::{token, Structure}};
+    /// use typefuzz_core::{Mutate, structure::{token, Structure}};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// if let Some(step) = structure.enter(token("Wrapper"), 0) {
@@ -558,7 +559,7 @@ impl<'a> Structure<'a> {
 /// Combines two tokens into one (order matters).
 ///
 /// ```
-/// use typefuzz::feedback::structure::{mix, token};
+/// use typefuzz_core::structure::{mix, token};
 /// assert_ne!(mix(token("A"), token("B")), mix(token("B"), token("A")));
 /// ```
 #[inline]
@@ -572,7 +573,7 @@ pub const fn mix(a: u64, b: u64) -> u64 {
 /// `"Type::Variant"`.
 ///
 /// ```
-/// use typefuzz::feedback::structure::token;
+/// use typefuzz_core::structure::token;
 /// const LEAF: u64 = token("Tree::Leaf");
 /// assert_ne!(LEAF, token("Tree::Node"));
 /// ```
@@ -591,7 +592,7 @@ pub const fn token(name: &str) -> u64 {
 /// The class of a collection length: exact up to 4, then 5-8, 9-16, ... (one class per octave).
 ///
 /// ```
-/// use typefuzz::feedback::structure::length_class;
+/// use typefuzz_core::structure::length_class;
 /// assert_eq!(length_class(3), 3);
 /// assert_eq!(length_class(5), length_class(8));
 /// assert_ne!(length_class(8), length_class(9));

@@ -11,7 +11,7 @@ use super::Operator;
 /// constructor grow only maps to variants whose fields are a superset of the current ones.
 ///
 /// ```
-/// use typefuzz::Operators;
+/// use typefuzz_core::Operators;
 /// let no_grow = Operators { grow: 0, ..Operators::default() };
 /// assert!(no_grow.recursive > 0);
 /// assert!(Operators::fuzzchick().faithful);
@@ -55,7 +55,7 @@ impl Operators {
     /// grow restricted to superset mappings, no regeneration.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Operators::fuzzchick().regenerate, 0);
+    /// assert_eq!(typefuzz_core::Operators::fuzzchick().regenerate, 0);
     /// ```
     pub fn fuzzchick() -> Self {
         Operators {
@@ -95,7 +95,7 @@ fn too_deep() -> ! {
 /// more than `n` levels below the point being mutated.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 /// let mut cx = Context::new(42).with_max_size(8);
 /// let v: Vec<u8> = cx.generate();
 /// assert!(v.len() <= 8);
@@ -162,8 +162,8 @@ impl Context {
     /// A context seeded with `seed`, at size and maximum size [`Self::DEFAULT_MAX_SIZE`].
     ///
     /// ```
-    /// let a: u64 = typefuzz::Context::new(1).generate();
-    /// let b: u64 = typefuzz::Context::new(1).generate();
+    /// let a: u64 = typefuzz_core::Context::new(1).generate();
+    /// let b: u64 = typefuzz_core::Context::new(1).generate();
     /// assert_eq!(a, b);
     /// ```
     pub fn new(seed: u64) -> Self {
@@ -184,7 +184,7 @@ impl Context {
     /// Sets the maximum size (and the current size) and returns the context.
     ///
     /// ```
-    /// let cx = typefuzz::Context::new(1).with_max_size(4);
+    /// let cx = typefuzz_core::Context::new(1).with_max_size(4);
     /// assert_eq!(cx.max_size(), 4);
     /// ```
     pub fn with_max_size(mut self, max_size: usize) -> Self {
@@ -196,7 +196,7 @@ impl Context {
     /// Sets the operator weights and returns the context.
     ///
     /// ```
-    /// let cx = typefuzz::Context::new(1).with_operators(typefuzz::Operators::fuzzchick());
+    /// let cx = typefuzz_core::Context::new(1).with_operators(typefuzz_core::Operators::fuzzchick());
     /// assert!(cx.operators().faithful);
     /// ```
     pub fn with_operators(mut self, operators: Operators) -> Self {
@@ -207,7 +207,7 @@ impl Context {
     /// Generates a value at the current size.
     ///
     /// ```
-    /// let flag: bool = typefuzz::Context::new(3).generate();
+    /// let flag: bool = typefuzz_core::Context::new(3).generate();
     /// # let _ = flag;
     /// ```
     #[inline]
@@ -255,7 +255,7 @@ impl Context {
     /// Generates a value at size `size` (restoring the current size afterwards).
     ///
     /// ```
-    /// let v: Vec<u8> = typefuzz::Context::new(3).generate_sized(0);
+    /// let v: Vec<u8> = typefuzz_core::Context::new(3).generate_sized(0);
     /// assert!(v.is_empty());
     /// ```
     #[inline]
@@ -271,7 +271,7 @@ impl Context {
     /// size budget, and returns the operators applied, outermost first.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(5);
+    /// let mut cx = typefuzz_core::Context::new(5);
     /// let mut x = 10u32;
     /// let ops = cx.mutate(&mut x).to_vec();
     /// assert_eq!(ops.len(), 1);
@@ -366,7 +366,7 @@ impl Context {
     /// The random number generator.
     ///
     /// ```
-    /// let x = typefuzz::Context::new(9).rng().u8(..);
+    /// let x = typefuzz_core::Context::new(9).rng().u8(..);
     /// # let _ = x;
     /// ```
     #[inline]
@@ -377,7 +377,7 @@ impl Context {
     /// A uniform index in `0..n`; `n` must be positive.
     ///
     /// ```
-    /// assert!(typefuzz::Context::new(1).below(3) < 3);
+    /// assert!(typefuzz_core::Context::new(1).below(3) < 3);
     /// ```
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
@@ -388,7 +388,7 @@ impl Context {
     /// `true` with probability `numerator / denominator`.
     ///
     /// ```
-    /// assert!(typefuzz::Context::new(1).chance(1, 1));
+    /// assert!(typefuzz_core::Context::new(1).chance(1, 1));
     /// ```
     #[inline]
     pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
@@ -398,7 +398,7 @@ impl Context {
     /// Picks an index with probability proportional to its weight; `None` if all are 0.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).weighted(&[0, 5, 0]), Some(1));
+    /// assert_eq!(typefuzz_core::Context::new(1).weighted(&[0, 5, 0]), Some(1));
     /// ```
     #[inline]
     pub fn weighted(&mut self, weights: &[u32]) -> Option<usize> {
@@ -420,7 +420,7 @@ impl Context {
     /// The current size budget.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).with_max_size(5).size(), 5);
+    /// assert_eq!(typefuzz_core::Context::new(1).with_max_size(5).size(), 5);
     /// ```
     #[inline]
     pub fn size(&self) -> usize {
@@ -430,7 +430,7 @@ impl Context {
     /// The maximum size, the budget a top-level mutation starts with.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).max_size(), typefuzz::Context::DEFAULT_MAX_SIZE);
+    /// assert_eq!(typefuzz_core::Context::new(1).max_size(), typefuzz_core::Context::DEFAULT_MAX_SIZE);
     /// ```
     #[inline]
     pub fn max_size(&self) -> usize {
@@ -440,7 +440,7 @@ impl Context {
     /// Sets the current size budget.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// cx.set_size(3);
     /// assert_eq!(cx.size(), 3);
     /// ```
@@ -452,7 +452,7 @@ impl Context {
     /// How many nested values the current call is inside.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).depth(), 0);
+    /// assert_eq!(typefuzz_core::Context::new(1).depth(), 0);
     /// ```
     #[inline]
     pub fn depth(&self) -> usize {
@@ -462,9 +462,9 @@ impl Context {
     /// Runs `f` at size `size`, then restores the current size.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// assert_eq!(cx.with_size(2, |cx| cx.size()), 2);
-    /// assert_eq!(cx.size(), typefuzz::Context::DEFAULT_MAX_SIZE);
+    /// assert_eq!(cx.size(), typefuzz_core::Context::DEFAULT_MAX_SIZE);
     /// ```
     #[inline]
     pub fn with_size<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
@@ -483,7 +483,7 @@ impl Context {
     /// value of a type in the same cycle has no finite value.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// assert_eq!(cx.descend(0, |cx| cx.depth()), 1);
     /// ```
     #[inline]
@@ -548,7 +548,7 @@ impl Context {
     /// The operator weights.
     ///
     /// ```
-    /// assert!(!typefuzz::Context::new(1).operators().faithful);
+    /// assert!(!typefuzz_core::Context::new(1).operators().faithful);
     /// ```
     #[inline]
     pub fn operators(&self) -> &Operators {
@@ -558,7 +558,7 @@ impl Context {
     /// Mutable access to the operator weights.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// cx.operators_mut().grow = 0;
     /// assert_eq!(cx.operators().grow, 0);
     /// ```
@@ -569,9 +569,9 @@ impl Context {
     /// Records that `op` was applied; impls call this once per mutation step they take.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
-    /// cx.record(typefuzz::Operator::Custom);
-    /// assert_eq!(cx.trace(), &[typefuzz::Operator::Custom]);
+    /// let mut cx = typefuzz_core::Context::new(1);
+    /// cx.record(typefuzz_core::Operator::Custom);
+    /// assert_eq!(cx.trace(), &[typefuzz_core::Operator::Custom]);
     /// ```
     #[inline]
     pub fn record(&mut self, op: Operator) {
@@ -585,7 +585,7 @@ impl Context {
     /// [`mutate`](Context::mutate), outermost first.
     ///
     /// ```
-    /// assert!(typefuzz::Context::new(1).trace().is_empty());
+    /// assert!(typefuzz_core::Context::new(1).trace().is_empty());
     /// ```
     pub fn trace(&self) -> &[Operator] {
         &self.trace
@@ -594,8 +594,8 @@ impl Context {
     /// Forgets the recorded operators.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
-    /// cx.record(typefuzz::Operator::Custom);
+    /// let mut cx = typefuzz_core::Context::new(1);
+    /// cx.record(typefuzz_core::Operator::Custom);
     /// cx.clear_trace();
     /// assert!(cx.trace().is_empty());
     /// ```
@@ -612,7 +612,7 @@ impl Context {
     /// back to a default.
     ///
     /// ```
-    /// use typefuzz::{Context, Mutate};
+    /// use typefuzz_core::{Context, Mutate};
     ///
     /// /// The run's generator size, as an adapter would set it.
     /// #[derive(Clone)]
@@ -632,13 +632,13 @@ impl Context {
     ///     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
     ///         self.0.shrink(cx).into_iter().map(Sized).collect()
     ///     }
-    ///     fn encode(&self, out: &mut typefuzz::codec::Encoder) {
+    ///     fn encode(&self, out: &mut typefuzz_core::codec::Encoder) {
     ///         self.0.encode(out);
     ///     }
-    ///     fn decode(input: &mut typefuzz::codec::Decoder<'_>) -> Self {
+    ///     fn decode(input: &mut typefuzz_core::codec::Decoder<'_>) -> Self {
     ///         Sized(Vec::decode(input))
     ///     }
-    ///     fn fingerprint(fingerprint: &mut typefuzz::fingerprint::Fingerprint) {
+    ///     fn fingerprint(fingerprint: &mut typefuzz_core::fingerprint::Fingerprint) {
     ///         fingerprint.name("Sized");
     ///     }
     /// }
@@ -655,7 +655,7 @@ impl Context {
     /// [`set_extension`](Self::set_extension), returning the context.
     ///
     /// ```
-    /// let cx = typefuzz::Context::new(1).with_extension(7u32);
+    /// let cx = typefuzz_core::Context::new(1).with_extension(7u32);
     /// assert_eq!(cx.extension::<u32>(), Some(&7));
     /// ```
     pub fn with_extension<T: core::any::Any + Clone>(mut self, value: T) -> Self {
@@ -667,7 +667,7 @@ impl Context {
     /// [`set_extension`](Self::set_extension)).
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// assert_eq!(cx.extension::<String>(), None);
     /// cx.set_extension(String::from("model"));
     /// assert_eq!(cx.extension::<String>().map(String::as_str), Some("model"));
@@ -680,7 +680,7 @@ impl Context {
     /// adds to), if one was set.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1).with_extension(vec![1u8]);
+    /// let mut cx = typefuzz_core::Context::new(1).with_extension(vec![1u8]);
     /// if let Some(pool) = cx.extension_mut::<Vec<u8>>() {
     ///     pool.push(2);
     /// }
@@ -693,7 +693,7 @@ impl Context {
     /// Takes the context's value of type `T` out of it, if one was set.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1).with_extension(3u8);
+    /// let mut cx = typefuzz_core::Context::new(1).with_extension(3u8);
     /// assert_eq!(cx.remove_extension::<u8>(), Some(3));
     /// assert_eq!(cx.extension::<u8>(), None);
     /// ```
@@ -704,7 +704,7 @@ impl Context {
     /// Reseeds the random number generator.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// cx.reseed(2);
     /// ```
     pub fn reseed(&mut self, seed: u64) {

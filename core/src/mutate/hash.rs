@@ -26,7 +26,7 @@ const START: u64 = 0x243F_6A88_85A3_08D3;
 /// index, then its fields), and the standard types write their bits, lengths and elements.
 ///
 /// ```
-/// use typefuzz::mutate::ValueHasher;
+/// use typefuzz_core::mutate::ValueHasher;
 /// assert_eq!(ValueHasher::of(&vec![1u8, 2]), ValueHasher::of(&vec![1u8, 2]));
 /// assert_ne!(ValueHasher::of(&vec![1u8, 2]), ValueHasher::of(&vec![2u8, 1]));
 /// // Lengths are part of the hash: nesting cannot be confused.
@@ -48,7 +48,7 @@ impl ValueHasher {
     /// An empty hash.
     ///
     /// ```
-    /// let hasher = typefuzz::mutate::ValueHasher::new();
+    /// let hasher = typefuzz_core::mutate::ValueHasher::new();
     /// assert!(hasher.finish().is_some());
     /// ```
     pub fn new() -> Self {
@@ -61,7 +61,7 @@ impl ValueHasher {
     /// The hash of `value` (`None` if some part of it is opaque; see the type's docs).
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// assert_ne!(ValueHasher::of(&Some(0u32)), ValueHasher::of(&None::<u32>));
     /// ```
     pub fn of<T: Mutate>(value: &T) -> Option<u64> {
@@ -73,7 +73,7 @@ impl ValueHasher {
     /// Folds one word in (a leaf's bits, a length, a variant index); order matters.
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// let hash = |words: &[u64]| {
     ///     let mut hasher = ValueHasher::new();
     ///     words.iter().for_each(|&w| hasher.write(w));
@@ -89,7 +89,7 @@ impl ValueHasher {
     /// Folds a byte string in, its length first.
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// let hash = |parts: &[&[u8]]| {
     ///     let mut hasher = ValueHasher::new();
     ///     parts.iter().for_each(|p| hasher.write_bytes(p));
@@ -106,7 +106,7 @@ impl ValueHasher {
     /// (the engine then counts the value by its codec bytes).
     ///
     /// ```
-    /// let mut hasher = typefuzz::mutate::ValueHasher::new();
+    /// let mut hasher = typefuzz_core::mutate::ValueHasher::new();
     /// hasher.opaque();
     /// assert_eq!(hasher.finish(), None);
     /// ```
@@ -120,7 +120,7 @@ impl ValueHasher {
     /// cannot see the whole value.
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// let mut hasher = ValueHasher::new();
     /// hasher.walk(&"text".to_string());
     /// assert!(hasher.finish().is_some());
@@ -136,7 +136,7 @@ impl ValueHasher {
     /// distinct-count estimate needs), or `None` if the value was [`opaque`](Self::opaque).
     ///
     /// ```
-    /// let mut hasher = typefuzz::mutate::ValueHasher::new();
+    /// let mut hasher = typefuzz_core::mutate::ValueHasher::new();
     /// hasher.write(7);
     /// assert!(hasher.finish().is_some());
     /// ```

@@ -74,9 +74,10 @@ use crate::structure::Structure;
 /// # Example
 ///
 /// ```
-/// use typefuzz::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 ///
-/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// #[derive(Clone, Debug, PartialEq, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum Tree {
 ///     Leaf(u8),
 ///     Node(Box<Tree>, Box<Tree>),
@@ -86,8 +87,8 @@ use crate::structure::Structure;
 /// let mut tree = Tree::generate(&mut cx);
 /// tree.mutate(&mut cx);
 /// assert!(!cx.trace().is_empty()); // the operators that were applied
-/// let bytes = typefuzz::codec::to_bytes(&tree);
-/// assert_eq!(typefuzz::codec::from_bytes::<Tree>(&bytes), tree);
+/// let bytes = typefuzz_core::codec::to_bytes(&tree);
+/// assert_eq!(typefuzz_core::codec::from_bytes::<Tree>(&bytes), tree);
 /// ```
 pub trait Mutate: Clone + Sized {
     /// Generates a fresh value whose size is bounded by `cx.size()`.
@@ -113,7 +114,7 @@ pub trait Mutate: Clone + Sized {
     /// `mutate_undoable`, which logs the way back in for the undo (see `mutate/undo.rs`).
     ///
     /// ```
-    /// use typefuzz::{Context, Mutate};
+    /// use typefuzz_core::{Context, Mutate};
     /// let (mut a, mut b) = (vec![1u8, 2, 3], vec![1u8, 2, 3]);
     /// let (mut cx, mut same) = (Context::new(5), Context::new(5));
     /// a.mutate(&mut cx);
@@ -145,7 +146,7 @@ pub trait Mutate: Clone + Sized {
     /// the two must agree.
     ///
     /// ```
-    /// use typefuzz::Mutate;
+    /// use typefuzz_core::Mutate;
     /// let tree = vec![Some(Box::new(3u8)), None];
     /// assert_eq!(tree.duplicate(), tree.clone());
     /// ```
@@ -158,7 +159,7 @@ pub trait Mutate: Clone + Sized {
     /// slice at once.
     ///
     /// ```
-    /// use typefuzz::Mutate;
+    /// use typefuzz_core::Mutate;
     /// assert_eq!(u16::duplicate_slice(&[1, 2, 3]), [1, 2, 3]);
     /// assert_eq!(String::duplicate_slice(&["a".into()]), ["a"]);
     /// ```
@@ -183,8 +184,8 @@ pub trait Mutate: Clone + Sized {
     /// override it.
     ///
     /// ```
-    /// use typefuzz::fingerprint::{of, Fingerprint};
-    /// use typefuzz::Mutate;
+    /// use typefuzz_core::fingerprint::{of, Fingerprint};
+    /// use typefuzz_core::Mutate;
     /// let mut f = Fingerprint::new();
     /// <Vec<u8>>::fingerprint(&mut f);
     /// assert_eq!(f.finish(), of::<Vec<u8>>());
@@ -214,7 +215,7 @@ pub trait Mutate: Clone + Sized {
     /// override it.
     ///
     /// ```
-    /// use typefuzz::{Mutate, feedback::structure::Structure};
+    /// use typefuzz_core::{Mutate, structure::Structure};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// Some(u8::MAX).visit_structure(&mut structure);
@@ -234,7 +235,7 @@ pub trait Mutate: Clone + Sized {
     /// override it.
     ///
     /// ```
-    /// use typefuzz::feedback::cmplog::{candidates, Log, Replacement};
+    /// use typefuzz_core::leaves::{candidates, Log, Replacement};
     /// // The property compared 300 with 7 (say `x == 7`): the leaf holding 300 may become 7.
     /// let log = Log::from_pairs(&[(300, 7, 2)]);
     /// let found = candidates(&mut Some(300u16), &log);
@@ -256,7 +257,7 @@ pub trait Mutate: Clone + Sized {
     /// than writing the leaves; `#[derive(Mutate)]` and the standard types override it.
     ///
     /// ```
-    /// use typefuzz::{Mutate, mutate::ValueHasher};
+    /// use typefuzz_core::{Mutate, mutate::ValueHasher};
     /// let mut hasher = ValueHasher::new();
     /// (7u8, Some('x')).hash_value(&mut hasher);
     /// assert_eq!(hasher.finish(), ValueHasher::of(&(7u8, Some('x'))));
@@ -273,7 +274,7 @@ pub trait Mutate: Clone + Sized {
     /// does the same).
     ///
     /// ```
-    /// use typefuzz::{Mutate, mutate::ValueHasher};
+    /// use typefuzz_core::{Mutate, mutate::ValueHasher};
     /// let hash = |items: &[u8]| {
     ///     let mut hasher = ValueHasher::new();
     ///     u8::hash_slice(items, &mut hasher);

@@ -8,7 +8,7 @@ use core::fmt;
 /// collection mutators of the standard library impls.
 ///
 /// ```
-/// use typefuzz::Operator;
+/// use typefuzz_core::Operator;
 /// assert_eq!(Operator::Subterm.name(), "subterm");
 /// assert_eq!(Operator::ALL.len(), Operator::COUNT);
 /// ```
@@ -98,7 +98,7 @@ impl Operator {
     /// A short stable name (`"subterm"`, `"bit-flip"`, ...), used in reports and CSV output.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Operator::ConstructorGrow.name(), "grow");
+    /// assert_eq!(typefuzz_core::Operator::ConstructorGrow.name(), "grow");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
