@@ -73,7 +73,7 @@ mod tests {
     fn defines_exactly_the_hooks_of_the_engine() {
         let engine = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../engine/src/feedback/coverage.rs"
+            "/../engine/src/feedback/coverage/hooks.rs"
         );
         let engine = std::fs::read_to_string(engine).expect("the engine's coverage module");
         let expected = hook_names(&engine);

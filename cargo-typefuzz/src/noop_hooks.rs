@@ -4,7 +4,7 @@
 //! already defined every symbol below by the time the linker reaches this archive, so the
 //! archive member is never pulled in and the engine's hooks are the ones that run.
 //!
-//! The set of symbols is exactly the hooks of `engine/src/feedback/coverage.rs` (the test
+//! The set of symbols is exactly the hooks of `engine/src/feedback/coverage/hooks.rs` (the test
 //! `hooks_library::tests::defines_exactly_the_hooks_of_the_engine` fails otherwise): a symbol
 //! defined here but not there would pull this member in next to the engine's and fail the link
 //! with duplicate definitions.

@@ -13,11 +13,12 @@ pub const TRACE_COMPARES_VAR: &str = "__CARGO_TYPEFUZZ_TRACE_COMPARES";
 pub const INNER_WRAPPER_VAR: &str = "__CARGO_TYPEFUZZ_INNER_WRAPPER";
 
 /// The crates of typefuzz's own runtime. The coverage hooks live in the engine, so instrumenting
-/// it would make hooks call hooks; and coverage of the engine's own work is noise for the user's
+/// it would make hooks call hooks (and the type model's comparisons would feed them); and coverage of the engine's own work is noise for the user's
 /// property. (They only go through the wrapper when they are workspace members, i.e. when
 /// typefuzz tests itself.)
-pub const RUNTIME_CRATES: [&str; 6] = [
+pub const RUNTIME_CRATES: [&str; 7] = [
     "typefuzz",
+    "typefuzz_core",
     "typefuzz_engine",
     "typefuzz_derive",
     "typefuzz_proptest",

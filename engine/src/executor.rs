@@ -334,13 +334,13 @@ fn report_hang(
     let saved = if recipe && rebuilt.is_none() {
         let name = format!(
             "hang-{}{}",
-            crate::artifacts::sha1_hex(input),
-            crate::artifacts::RECIPE_SUFFIX
+            crate::files::sha1_hex(input),
+            crate::files::RECIPE_SUFFIX
         );
         let path = report.artifact_dir.join(name);
-        crate::artifacts::write_atomically(&path, input).map(|()| path)
+        crate::files::write_atomically(&path, input).map(|()| path)
     } else {
-        crate::artifacts::write_artifact(&report.artifact_dir, "hang", input)
+        crate::files::write_artifact(&report.artifact_dir, "hang", input)
     };
     let mut message = format!(
         "\n==== typefuzz: hang: a property call has run for at least {:.1?} (limit {:.1?}) ====\n\

@@ -1,5 +1,18 @@
-//! The typefuzz engine: the [`Mutate`] trait and its impls for standard types, the byte
-//! [`codec`], and the coverage-guided, property-based testing loop.
+//! The typefuzz engine: the coverage-guided, property-based testing loop — scheduling,
+//! feedback, shrinking, corpus, regression and crash files, workers, reporting — over any type
+//! of the type model (`typefuzz-core`: the [`Mutate`] trait and its std impls, the [`Context`],
+//! the byte [`codec`], shape [`fingerprint`]s), which it re-exports.
+//!
+//! The layers, each depending only on those to its right:
+//!
+//! ```text
+//! typefuzz (facade) -> adapters (proptest, quickcheck, libfuzzer, state-machine) -> engine -> core
+//!                                                        typefuzz-derive writes impls of core's trait
+//! ```
+//!
+//! The type model knows nothing of the loop: feedback reads inputs through the visitors it
+//! defines ([`feedback::structure::Structure`], [`feedback::cmplog::Leaves`]), and what a run
+//! hands a type's mutators travels in the [`Context`] ([`check_prepared`]).
 //!
 //! Most users depend on the `typefuzz` facade crate, which re-exports everything here together
 //! with `#[derive(Mutate)]` and the proptest, quickcheck and cargo-fuzz adapters.
@@ -72,17 +85,16 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod codec;
 pub mod feedback;
-pub mod fingerprint;
-pub mod mutate;
 pub mod workers;
 
-mod artifacts;
+pub use typefuzz_core::{codec, fingerprint, mutate};
+
 mod config;
 mod corpus;
 mod crash;
 mod executor;
+mod files;
 mod fuzzer;
 mod outcome;
 mod report;
@@ -96,9 +108,9 @@ pub mod __private;
 
 pub use config::{Config, FeedbackSources, Framework, Schedule, DISCARD_TIME};
 pub use executor::{run_once, Verdict};
-pub use fuzzer::check;
-pub use mutate::{Context, Mutate, Operator, Operators};
+pub use fuzzer::{check, check_prepared};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
 pub use report::{elide, MAX_SHOWN};
 pub use report::{DebugArgs, Failure, Report};
 pub use stats::{AssumeStats, LabelStats, Stats, StopReason};
+pub use typefuzz_core::{Context, Mutate, Operator, Operators};

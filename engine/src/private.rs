@@ -1,13 +1,7 @@
 //! What generated code and the exported macros call. Not public API: no stability promise.
 
-pub use crate::codec::{smallest, Decoder, Encoder};
-pub use crate::fingerprint::Fingerprint;
-pub use crate::{Context, Mutate, Operator, Operators};
-pub use core;
-pub use std::{boxed::Box, vec::Vec};
-
-mod derive_support;
-pub use derive_support::*;
+// What `#[derive(Mutate)]` expands to calls the type model.
+pub use typefuzz_core::__private::*;
 
 // What `cover!`, `sometimes!`, `target!` and `assume!` expand to.
 pub use crate::feedback::assume::log_integers as cmplog_numbers;
@@ -18,11 +12,8 @@ pub use crate::feedback::assume::{
 };
 pub use crate::feedback::cmplog::{
     CompareBytes as CmpLogViaBytes, CompareMutate as CmpLogViaMutate,
-    CompareOther as CmpLogViaOther, CompareScalar as CmpLogViaScalar, Leaves,
-    Operands as CmpLogOperands,
+    CompareOther as CmpLogViaOther, CompareScalar as CmpLogViaScalar, Operands as CmpLogOperands,
 };
 pub use crate::feedback::labels::Label;
-pub use crate::feedback::structure::Structure;
 pub use crate::feedback::targets::{Target, TargetValue};
-pub use crate::mutate::ValueHasher;
 pub use crate::outcome::Discard;

@@ -54,7 +54,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use crate::artifacts::write_atomically;
+use crate::files::write_atomically;
 use crate::{codec, Config, Mutate, Report, Stats, StopReason};
 
 /// Tells a re-run test binary that it is a worker: `<index> <jobs> <call> <seed>`.

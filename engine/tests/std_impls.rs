@@ -363,7 +363,7 @@ impl Subject for [u8; 4] {
     }
 }
 
-/// Subjects for the std types implemented through a representation (engine/src/mutate/via.rs):
+/// Subjects for the std types implemented through a representation (core/src/mutate/via.rs):
 /// each measure is computed here from the type's own API, not from the representation.
 macro_rules! via_subject {
     ($t:ty => $measure:ty, |$v:ident| $m:expr, $ops:expr $(, elements |$e:ident| $el:expr)? $(, only_grows |$g:ident| $og:expr)?) => {

@@ -40,15 +40,17 @@
 //! (`Transfer(0, 2, 193)` from an account whose `Deposit` was deleted becomes `Deposit(2, 193)`).
 //!
 //! The engine runs each candidate as any other: it is accepted only if it still fails, with every
-//! precondition re-checked. The adapter installs the model for the duration of a run
-//! ([`install`]); without one there are no guided candidates. Each shrink step spends at most
+//! precondition re-checked. The adapter hands the model to the run's context
+//! ([`GuidedModel`], a context extension); without one there are no guided candidates. Each shrink step spends at most
 //! [`MAX_REPLAYS`] model replays and [`MAX_TIME`] on them.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use crate::machine::padding;
-use crate::sequence::Commands;
+use typefuzz_engine::Context;
+
+use crate::commands::{padding, Commands};
 
 /// Model replays one shrink step may spend on canonical bytes, and again on cascades and
 /// repairs.
@@ -77,39 +79,29 @@ pub(crate) trait ShrinkModel {
     fn describe(&mut self, commands: &Commands, out: &mut String) -> bool;
 }
 
-thread_local! {
-    /// The model replay of the run in progress on this thread (see [`install`]).
-    static MODEL: RefCell<Option<Box<dyn ShrinkModel>>> = const { RefCell::new(None) };
-}
+/// The model replay of the run in progress: an extension of the run's [`Context`] (set by the
+/// adapter), which `Commands::shrink` hands to [`canonical`] and [`deletions`].
+#[derive(Clone)]
+pub(crate) struct GuidedModel(Rc<RefCell<Box<dyn ShrinkModel>>>);
 
-/// Keeps a shrink model installed; uninstalls it when dropped (also when a run unwinds).
-pub(crate) struct Installed(());
-
-impl Drop for Installed {
-    fn drop(&mut self) {
-        MODEL.with(|model| model.borrow_mut().take());
+impl GuidedModel {
+    pub(crate) fn new(model: impl ShrinkModel + 'static) -> Self {
+        GuidedModel(Rc::new(RefCell::new(Box::new(model))))
     }
 }
 
-/// Installs `model` as this thread's shrink model until the guard is dropped.
-pub(crate) fn install(model: impl ShrinkModel + 'static) -> Installed {
-    MODEL.with(|installed| *installed.borrow_mut() = Some(Box::new(model)));
-    Installed(())
-}
-
-/// Runs `f` with the installed model, if any (and if it is not busy: models do not shrink).
-fn with_model<T>(f: impl FnOnce(&mut dyn ShrinkModel) -> T) -> Option<T> {
-    MODEL.with(|installed| {
-        let mut installed = installed.try_borrow_mut().ok()?;
-        installed.as_mut().map(|model| f(model.as_mut()))
-    })
+/// Runs `f` with the context's model, if any (and if it is not busy: models do not shrink).
+fn with_model<T>(cx: &Context, f: impl FnOnce(&mut dyn ShrinkModel) -> T) -> Option<T> {
+    let model = cx.extension::<GuidedModel>()?;
+    let mut model = model.0.try_borrow_mut().ok()?;
+    Some(f(model.as_mut()))
 }
 
 /// `commands` with every command's (and the initial state's) bytes cut to the shortest prefix
 /// that decodes to the same sequence, and every byte that can be zero without changing what the
 /// sequence decodes to set to zero; `None` if that changes nothing or there is no model.
-pub(crate) fn canonical(commands: &Commands) -> Option<Commands> {
-    with_model(|model| {
+pub(crate) fn canonical(commands: &Commands, cx: &Context) -> Option<Commands> {
+    with_model(cx, |model| {
         let mut same = Same {
             model,
             text: String::new(),
@@ -216,9 +208,9 @@ impl Same<'_> {
 }
 
 /// Appends the cascaded and repaired deletions of `commands` to `out`: every candidate is one
-/// command shorter or more, and enabled from start to end. Nothing without an installed model.
-pub(crate) fn deletions(commands: &Commands, out: &mut Vec<Commands>) {
-    with_model(|model| {
+/// command shorter or more, and enabled from start to end. Nothing without a model in the context.
+pub(crate) fn deletions(commands: &Commands, cx: &Context, out: &mut Vec<Commands>) {
+    with_model(cx, |model| {
         let mut search = Search {
             model,
             replays: 0,
@@ -619,8 +611,8 @@ mod tests {
             })
         };
         assert!(fails(&mut model, &start));
-        let _installed = install(Model::<Shop>::new(&Default::default()));
-        let mut cx = typefuzz_engine::Context::new(0);
+        let mut cx = typefuzz_engine::Context::new(0)
+            .with_extension(GuidedModel::new(Model::<Shop>::new(&Default::default())));
         let mut current = start;
         while let Some(next) = current
             .shrink(&mut cx)
@@ -646,8 +638,9 @@ mod tests {
             steps: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
         };
         let mut out = Vec::new();
-        deletions(&commands, &mut out);
+        let cx = typefuzz_engine::Context::new(0);
+        deletions(&commands, &cx, &mut out);
         assert!(out.is_empty());
-        assert_eq!(canonical(&commands), None);
+        assert_eq!(canonical(&commands, &cx), None);
     }
 }

@@ -156,10 +156,11 @@
 // The examples show tests as users write them, `#[test]` included; they call them from `main`.
 #![allow(clippy::test_attr_in_doctest)]
 
-mod fingerprint;
+mod commands;
 mod guided;
 mod machine;
 mod sequence;
+mod state_features;
 
 use std::fmt::Write as _;
 
@@ -168,8 +169,8 @@ use proptest::test_runner::Config as ProptestConfig;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 use typefuzz_engine::{Config, Outcome, Report, Stats};
 
+pub use commands::Commands;
 pub use machine::{CommandStats, Trace};
-pub use sequence::Commands;
 
 use machine::{Generator, Model, Replay};
 
@@ -251,14 +252,20 @@ pub fn run_with<M: StateMachineTest>(
     // quiet stretch (with sampling, seed 4 of the bank test no longer found its bug in 300,000
     // tests; without, after 231,795).
     config.feedback.structure_sampling = false;
-    let mut model = Model::<Reference<M>>::new(proptest);
+    // The run's replay model offers the sequences that reach new states to the mutator's
+    // splicing (a pool the run's context holds), and shrinking asks a model of its own for
+    // guided candidates (see `guided`): both reach `Commands`' impl through the context.
+    let donors = sequence::DonorPool::default();
+    let mut model = Model::<Reference<M>>::new(proptest).donating_to(donors.clone());
+    let guided = guided::GuidedModel::new(Model::<Reference<M>>::new(proptest));
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;
-    sequence::clear_donors();
-    // Shrinking asks a model of its own for guided candidates (see `guided`).
-    let guided = guided::install(Model::<Reference<M>>::new(proptest));
-    let report = typefuzz_engine::check(
+    let report = typefuzz_engine::check_prepared(
         &config,
+        |cx| {
+            cx.set_extension(donors);
+            cx.set_extension(guided);
+        },
         |cx| generator.generate(cx),
         |commands: &Commands| {
             // The states reached are reported as the sequence's structure features (see
@@ -274,8 +281,6 @@ pub fn run_with<M: StateMachineTest>(
             }
         },
     );
-    drop(guided);
-    sequence::clear_donors();
     let (minimal, original) = match &report.failure {
         Some(failure) => (
             model.decode(&failure.minimal),

@@ -11,9 +11,10 @@ use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestRng, Tes
 use proptest_state_machine::ReferenceStateMachine;
 use typefuzz_engine::Context;
 
-use crate::fingerprint::{prefix_key, Fingerprints, PrehashedMap};
+use crate::commands::{padding, Commands, PADDING};
 use crate::guided::ShrinkModel;
-use crate::sequence::{self, Commands};
+use crate::sequence::{self, DonorPool};
+use crate::state_features::{prefix_key, Fingerprints, PrehashedMap};
 
 /// Draws per command before fresh generation gives up on finding an enabled one and ends the
 /// sequence early (proptest-state-machine rejects up to `max_local_rejects` instead).
@@ -22,28 +23,9 @@ const GENERATION_ATTEMPTS: usize = 256;
 const MAX_COMMAND_NAMES: usize = 64;
 /// Prefixes whose last command's kind is remembered, at most (the memory starts afresh when full).
 const MAX_CACHED_KINDS: usize = 1 << 18;
-/// Bytes appended to every choice sequence before it is replayed (see [`choices`]).
-const PADDING: usize = 4096;
 
 /// Choice bytes of one command (or initial state) placed before the padding without copying it.
 const ROOM: usize = 256;
-
-/// The padding: a fixed pseudo-random byte sequence (SplitMix64 from a constant seed).
-pub(crate) fn padding() -> &'static [u8; PADDING] {
-    static PAD: std::sync::OnceLock<[u8; PADDING]> = std::sync::OnceLock::new();
-    PAD.get_or_init(|| {
-        let mut pad = [0u8; PADDING];
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        for chunk in pad.chunks_mut(8) {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            chunk.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
-        }
-        pad
-    })
-}
 
 /// The pass-through RNG that replays `bytes`, followed by the [`PADDING`] bytes of [`padding`].
 ///
@@ -184,6 +166,9 @@ pub(crate) struct Model<R> {
     /// The component fingerprints of the current replay (reused).
     features: Vec<u64>,
     fingerprints: Fingerprints,
+    /// Where valid sequences that reach new states are offered for splicing (the run's model
+    /// only; see [`donating_to`](Self::donating_to)).
+    donors: Option<DonorPool>,
     _machine: std::marker::PhantomData<fn() -> R>,
 }
 
@@ -209,8 +194,15 @@ impl<R: ReferenceStateMachine> Model<R> {
             choice_buffer: Vec::new(),
             features: Vec::new(),
             fingerprints: Fingerprints::new(),
+            donors: None,
             _machine: std::marker::PhantomData,
         }
+    }
+
+    /// The model, offering the valid sequences that reach new states to `donors`.
+    pub(crate) fn donating_to(mut self, donors: DonorPool) -> Self {
+        self.donors = Some(donors);
+        self
     }
 
     fn runner(&self, rng: TestRng) -> TestRunner {
@@ -218,7 +210,7 @@ impl<R: ReferenceStateMachine> Model<R> {
     }
 
     /// Counts `transition`, the command the prefix `key` ends with (see
-    /// [`prefix_key`](crate::fingerprint::prefix_key)). The command's kind is looked up by the
+    /// [`prefix_key`](crate::state_features::prefix_key)). The command's kind is looked up by the
     /// key when the prefix was replayed before, so its `Debug` text is formatted once.
     fn count(&mut self, key: u64, transition: &R::Transition, enabled: bool) {
         let kind = match self.kind_of_prefix.get(&key) {
@@ -325,7 +317,9 @@ impl<R: ReferenceStateMachine> Model<R> {
         }
         self.features = fingerprints;
         if new && valid {
-            sequence::donate(commands);
+            if let Some(donors) = &self.donors {
+                donors.donate(commands);
+            }
         }
         let replay = match disabled_at {
             None => Replay::Valid(Trace { initial, steps }),

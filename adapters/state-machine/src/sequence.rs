@@ -10,12 +10,13 @@
 //! after an earlier command changed: replay re-checks `preconditions` along the sequence.
 
 use std::cell::RefCell;
-use std::fmt;
+use std::rc::Rc;
 
 use typefuzz_engine::codec::{Decoder, Encoder};
 
-use crate::fingerprint::prefix_key;
+use crate::commands::Commands;
 use crate::guided;
+use crate::state_features::prefix_key;
 use typefuzz_engine::feedback::structure::Structure;
 use typefuzz_engine::{Context, Mutate, Operator};
 
@@ -30,74 +31,21 @@ const MAX_DONORS: usize = 256;
 const SHRINK_REMOVALS: usize = 64;
 const SHRINK_COMMANDS: usize = 32;
 
-/// A command sequence as typefuzz stores, mutates and shrinks it: the choice bytes of the initial
-/// state and of each command, in order (described in `sequence.rs`).
-///
-/// It is the value regression files and corpus directories hold (through the engine's codec), so
-/// a saved sequence replays exactly as long as the model's strategies read the same bytes.
-///
-/// ```
-/// use typefuzz::{codec, Context, Mutate};
-/// use typefuzz::state_machine::Commands;
-/// let mut cx = Context::new(1);
-/// let mut commands = Commands::generate(&mut cx);
-/// cx.mutate(&mut commands);
-/// assert_eq!(codec::from_bytes::<Commands>(&codec::to_bytes(&commands)), commands);
-/// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
-pub struct Commands {
-    pub(crate) init: Vec<u8>,
-    pub(crate) steps: Vec<Vec<u8>>,
-}
-
-impl Commands {
-    /// The number of commands.
-    ///
-    /// ```
-    /// assert_eq!(typefuzz::state_machine::Commands::default().len(), 0);
-    /// ```
-    pub fn len(&self) -> usize {
-        self.steps.len()
-    }
-
-    /// Whether the sequence has no command.
-    ///
-    /// ```
-    /// assert!(typefuzz::state_machine::Commands::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
-    }
-}
-
-/// Short hex, because the engine prints the genotype in a few places (regression file comments,
-/// hang reports); the adapter's own reports print the decoded commands instead.
-impl fmt::Debug for Commands {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn hex(bytes: &[u8]) -> String {
-            bytes.iter().map(|b| format!("{b:02x}")).collect()
-        }
-        write!(f, "Commands(init={}", hex(&self.init))?;
-        for step in &self.steps {
-            write!(f, " {}", hex(step))?;
-        }
-        f.write_str(")")
-    }
-}
-
 fn random_choice(cx: &mut Context) -> Vec<u8> {
     let mut bytes = vec![0; CHOICE_BYTES];
     cx.rng().fill(&mut bytes);
     bytes
 }
 
-thread_local! {
-    /// Sequences that reached new model states in the current run: what splicing copies from.
-    /// `Mutate::mutate` sees only the value it mutates, so the adapter keeps its own pool of
-    /// interesting sequences (the same criterion as the engine's fingerprint feedback).
-    static DONORS: RefCell<Donors> = const { RefCell::new(Donors { pool: Vec::new(), next: 0 }) };
-}
+/// Sequences that reached new model states in the current run: what splicing copies from.
+/// `Mutate::mutate` sees only the value it mutates and the context, so the adapter keeps its own
+/// pool of interesting sequences (the same criterion as the engine's fingerprint feedback),
+/// shared between the run's replay model, which donates, and the run's [`Context`], where it
+/// is an extension the mutator draws from (none, as in a context a user made: no splicing).
+#[derive(Clone, Default)]
+pub(crate) struct DonorPool(Rc<RefCell<Donors>>);
 
+#[derive(Default)]
 struct Donors {
     pool: Vec<Commands>,
     next: usize,
@@ -129,19 +77,10 @@ pub(crate) fn observed(commands: &Commands, features: &[u64]) {
     });
 }
 
-/// Forgets every donor (at the start of a run, so runs stay a function of their seed).
-pub(crate) fn clear_donors() {
-    DONORS.with(|d| {
-        let mut d = d.borrow_mut();
-        d.pool.clear();
-        d.next = 0;
-    });
-}
-
-/// Offers `commands` as a splice donor (bounded: the oldest is replaced).
-pub(crate) fn donate(commands: &Commands) {
-    DONORS.with(|d| {
-        let mut d = d.borrow_mut();
+impl DonorPool {
+    /// Offers `commands` as a splice donor (bounded: the oldest is replaced).
+    pub(crate) fn donate(&self, commands: &Commands) {
+        let mut d = self.0.borrow_mut();
         if d.pool.len() < MAX_DONORS {
             d.pool.push(commands.clone());
         } else {
@@ -149,24 +88,23 @@ pub(crate) fn donate(commands: &Commands) {
             d.pool[slot] = commands.clone();
             d.next = (slot + 1) % MAX_DONORS;
         }
-    });
+    }
 }
 
 /// A run of commands from a random donor, if there is one with commands.
 fn donor_run(cx: &mut Context) -> Option<Vec<Vec<u8>>> {
-    DONORS.with(|d| {
-        let d = d.borrow();
-        if d.pool.is_empty() {
-            return None;
-        }
-        let donor = &d.pool[cx.below(d.pool.len())];
-        if donor.steps.is_empty() {
-            return None;
-        }
-        let start = cx.below(donor.steps.len());
-        let len = 1 + cx.below((donor.steps.len() - start).min(MAX_RUN));
-        Some(donor.steps[start..start + len].to_vec())
-    })
+    let pool = cx.extension::<DonorPool>()?.clone();
+    let d = pool.0.borrow();
+    if d.pool.is_empty() {
+        return None;
+    }
+    let donor = &d.pool[cx.below(d.pool.len())];
+    if donor.steps.is_empty() {
+        return None;
+    }
+    let start = cx.below(donor.steps.len());
+    let len = 1 + cx.below((donor.steps.len() - start).min(MAX_RUN));
+    Some(donor.steps[start..start + len].to_vec())
 }
 
 impl Commands {
@@ -337,9 +275,9 @@ impl Mutate for Commands {
     /// simpler parameters: each command's bytes zeroed, halved in length, one byte zeroed or
     /// halved — front to back — then the initial state's. Every candidate is shorter, or as long
     /// with bytes lexicographically smaller, so greedy shrinking ends.
-    fn shrink(&self, _cx: &mut Context) -> Vec<Self> {
+    fn shrink(&self, cx: &mut Context) -> Vec<Self> {
         let mut out = Vec::new();
-        out.extend(guided::canonical(self));
+        out.extend(guided::canonical(self, cx));
         let len = self.steps.len();
         if len >= 4 {
             out.push(Commands {
@@ -370,7 +308,7 @@ impl Mutate for Commands {
             });
         }
         // Then the deletions that need another command deleted or mended with them.
-        guided::deletions(self, &mut out);
+        guided::deletions(self, cx, &mut out);
         for (index, bytes) in self.steps.iter().enumerate().take(SHRINK_COMMANDS) {
             for simpler in simpler_bytes(bytes) {
                 let mut steps = self.steps.clone();
@@ -492,9 +430,9 @@ mod tests {
 
     #[test]
     fn splicing_copies_commands_from_donors() {
-        clear_donors();
-        donate(&commands(&[&[7, 7, 7]]));
-        let mut cx = Context::new(5).with_max_size(8);
+        let donors = DonorPool::default();
+        donors.donate(&commands(&[&[7, 7, 7]]));
+        let mut cx = Context::new(5).with_max_size(8).with_extension(donors);
         let mut spliced = false;
         for _ in 0..200 {
             let mut value = commands(&[&[1], &[2]]);
@@ -504,7 +442,6 @@ mod tests {
                 spliced = true;
             }
         }
-        clear_donors();
         assert!(spliced);
     }
 

@@ -48,7 +48,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::artifacts::{lock_beside, read_input_file, sha1_hex, write_atomically_unsynced};
+use crate::files::{lock_beside, read_input_file, sha1_hex, write_atomically_unsynced};
 use crate::Config;
 
 /// The least number of files a kept directory may hold before minimization removes files the
@@ -721,7 +721,7 @@ mod tests {
         let oversized = dir.join(sha1_hex(b"huge"));
         fs::File::create(&oversized)
             .unwrap()
-            .set_len(crate::artifacts::MAX_INPUT_FILE + 1)
+            .set_len(crate::files::MAX_INPUT_FILE + 1)
             .unwrap();
         let damaged = dir.join(sha1_hex(b"original"));
         fs::write(&damaged, b"damaged").unwrap();

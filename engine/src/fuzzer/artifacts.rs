@@ -49,12 +49,12 @@ use std::fmt::Debug;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use crate::artifacts::{self, RegressionFile};
 use crate::codec;
 use crate::corpus::disk::{DiskCorpus, ReplayBudget};
 use crate::crash::{CrashGuard, InFlight};
 use crate::executor::{self, HangReport, Verdict, Watchdog};
 use crate::feedback::Feedback;
+use crate::files::{self, RegressionFile};
 use crate::fingerprint;
 use crate::{Config, Context, IntoOutcome, Mutate, Operators};
 
@@ -185,7 +185,7 @@ impl RunArtifacts {
     /// inputs as `T` and `seed`).
     pub(crate) fn open<T: Mutate + Debug>(config: &Config, seed: u64) -> Self {
         let regression_path = config.regression_path();
-        let artifact_dir = artifacts::artifact_dir(regression_path.as_deref());
+        let artifact_dir = files::artifact_dir(regression_path.as_deref());
         let replay = replay_command(config);
         let watchdog = config
             .test_timeout
@@ -233,14 +233,14 @@ impl RunArtifacts {
             return Vec::new();
         };
         self.rebuild_recipes::<T>();
-        let mut inputs = artifacts::load_artifacts(&self.artifact_dir);
+        let mut inputs = files::load_artifacts(&self.artifact_dir);
         inputs.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
         inputs
     }
 
     /// Turns the recipe files an earlier process left into the plain input files they rebuild.
     fn rebuild_recipes<T: Mutate>(&self) {
-        for (path, bytes) in artifacts::load_recipes(&self.artifact_dir) {
+        for (path, bytes) in files::load_recipes(&self.artifact_dir) {
             let name = path
                 .file_name()
                 .map(|name| name.to_string_lossy().into_owned());
@@ -251,7 +251,7 @@ impl RunArtifacts {
             let rebuilt = Recipe::rebuild::<T>(&bytes, self.max_size, self.operators)
                 .map(|value| codec::to_bytes(&value));
             let saved =
-                rebuilt.map(|input| artifacts::write_artifact(&self.artifact_dir, prefix, &input));
+                rebuilt.map(|input| files::write_artifact(&self.artifact_dir, prefix, &input));
             match saved {
                 Some(Ok(_)) => {
                     let _ = std::fs::remove_file(&path);
@@ -325,7 +325,7 @@ impl RunArtifacts {
             ));
         }
         let bytes = encoder.into_bytes();
-        let comment = artifacts::one_line(comment, 200);
+        let comment = files::one_line(comment, 200);
         match file.save(&bytes, fingerprint::of::<T>(), &comment, replacing) {
             Ok(()) => Ok(Some(bytes)),
             Err(error) => Err(format!(
@@ -558,7 +558,7 @@ mod tests {
         cx.mutate(&mut mutant);
         let recipe_path = artifacts
             .artifact_dir
-            .join(format!("crash-0{}", artifacts::RECIPE_SUFFIX));
+            .join(format!("crash-0{}", files::RECIPE_SUFFIX));
         std::fs::create_dir_all(&artifacts.artifact_dir).unwrap();
         std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
         assert_eq!(
@@ -567,7 +567,7 @@ mod tests {
         );
         assert!(!recipe_path.exists(), "the plain file replaces the recipe");
         assert_eq!(
-            artifacts::load_artifacts(&artifacts.artifact_dir),
+            files::load_artifacts(&artifacts.artifact_dir),
             [codec::to_bytes(&mutant)]
         );
         let _ = std::fs::remove_dir_all(&dir);
@@ -625,7 +625,7 @@ mod tests {
         std::fs::create_dir_all(&artifacts.artifact_dir).unwrap();
         let recipe_path = artifacts
             .artifact_dir
-            .join(format!("hang-0{}", artifacts::RECIPE_SUFFIX));
+            .join(format!("hang-0{}", files::RECIPE_SUFFIX));
         std::fs::write(&recipe_path, recipe.to_bytes()).unwrap();
         let inputs = artifacts.regression_inputs::<Vec<u16>>();
         assert_eq!(inputs, [codec::to_bytes(&fresh)]);

@@ -18,8 +18,8 @@
 //!    `feedback/state.rs`).
 //! 2. `load_seeds` replays the crash and hang inputs an earlier process left, then the
 //!    regression file's entries written for this type's shape, then the corpus directory, each
-//!    input through `run_one` (`fuzzer/artifacts.rs` reads them: `artifacts.rs`,
-//!    `fingerprint.rs`, `corpus/disk.rs`).
+//!    input through `run_one` (`fuzzer/artifacts.rs` reads them: `files.rs`,
+//!    `core/src/fingerprint.rs`, `corpus/disk.rs`).
 //! 3. Each turn, `Budget::spent` says whether to stop (`fuzzer/budget.rs`).
 //! 4. `fuzz_one` asks `Scheduler::pick` for a `Pick`: generate, or mutate seed `id`
 //!    (`schedule/mod.rs`, the policy in `schedule/{default,fuzzchick,generate}.rs`, seeds in
@@ -50,6 +50,7 @@
 
 mod artifacts;
 mod budget;
+mod provenance;
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -65,9 +66,10 @@ use crate::workers::{self, Role, Worker};
 use crate::{
     Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
 };
+use artifacts::Recipe;
 use artifacts::RunArtifacts;
-use artifacts::{Origin, Recipe};
 use budget::Budget;
+use provenance::Provenance;
 
 /// Runs `property` on inputs from `generate` and their mutants until the budget of `config` is
 /// spent or the property fails, and reports what happened.
@@ -105,14 +107,60 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
+    check_prepared(config, |_| {}, generate, property)
+}
+
+/// [`check`], with `prepare` run once on the run's [`Context`] before anything is generated,
+/// mutated or shrunk: how an adapter hands its types' mutators run-scoped values (a donor pool,
+/// a model) through [`Context::set_extension`] rather than through thread-locals.
+///
+/// ```
+/// use std::cell::Cell;
+/// use std::rc::Rc;
+/// use typefuzz::{check_prepared, Config, Context, Mutate};
+///
+/// /// How many values the run's generator made, shared with the property.
+/// #[derive(Clone, Default)]
+/// struct Made(Rc<Cell<u64>>);
+///
+/// let made = Made::default();
+/// let config = Config::default().with_seed(3).with_cases(50);
+/// let report = check_prepared(
+///     &config,
+///     |cx| { cx.set_extension(made.clone()); },
+///     |cx: &mut Context| {
+///         if let Some(made) = cx.extension::<Made>() {
+///             made.0.set(made.0.get() + 1);
+///         }
+///         cx.generate::<u8>()
+///     },
+///     |_: &u8| {},
+/// );
+/// assert!(report.failure.is_none());
+/// assert!(made.0.get() > 0, "the generator saw the extension");
+/// ```
+pub fn check_prepared<T, R>(
+    config: &Config,
+    prepare: impl FnOnce(&mut Context),
+    generate: impl FnMut(&mut Context) -> T,
+    property: impl FnMut(&T) -> R,
+) -> Report<T>
+where
+    T: Mutate + Debug,
+    R: IntoOutcome,
+{
     match workers::role(config) {
-        Role::Single => Fuzzer::new(config, generate, property).run(),
+        Role::Single => Fuzzer::new(config, generate, property)
+            .prepared(prepare)
+            .run(),
         Role::Parent(parent) => parent.run(config, |config| {
-            Fuzzer::new(config, generate, property).run()
+            Fuzzer::new(config, generate, property)
+                .prepared(prepare)
+                .run()
         }),
         Role::Worker(worker) => {
             let config = worker.config(config);
-            let mut fuzzer = Fuzzer::new(&config, generate, property);
+            let mut fuzzer = Fuzzer::new(&config, generate, property).prepared(prepare);
             fuzzer.worker = Some(worker.clone());
             let report = fuzzer.run();
             worker.finish(&report);
@@ -122,43 +170,16 @@ where
     }
 }
 
-/// Fresh inputs whose recipe is checked before their call, from the start of a run (see
-/// `Fuzzer::fresh_recipes`).
-const CHECKED_FIRST: u64 = 16;
-/// Then one fresh input in this many.
-const CHECKED_EVERY: u64 = 1024;
-
-/// Every unit test of the engine checks that recipes rebuild their inputs.
-#[cfg(test)]
-fn check_recipe<T: Mutate>(
-    config: &Config,
-    unverified: Option<u64>,
-    recipe: Option<&Recipe>,
-    input: &T,
-) {
-    let Some(recipe) = recipe else {
-        return;
-    };
-    let (max_size, operators) = (config.max_size, config.operators);
-    let rebuilt = Recipe::rebuild::<T>(&recipe.to_bytes(), max_size, operators);
-    let same = rebuilt.map(|value| codec::to_bytes(&value)) == Some(codec::to_bytes(input));
-    // A fresh recipe armed before its comparison may be wrong only where the comparison after
-    // the call tells.
-    let caught = unverified.is_some() && unverified != crate::mutate::ValueHasher::of(input);
-    assert!(same || caught, "a recipe rebuilds its input: {recipe:?}");
-}
-
 /// [`TestParts`] of a fuzzer, borrowed field by field (a macro, not a method: the caller may
 /// hold a seed borrowed from the queues meanwhile).
 macro_rules! test_parts {
-    ($fuzzer:expr) => {
+    ($fuzzer:expr, $provenance:expr) => {
         TestParts {
             artifacts: &mut $fuzzer.artifacts,
             property: &mut $fuzzer.property,
             feedback: &mut $fuzzer.feedback,
             tally: &mut $fuzzer.tally,
-            unverified: &mut $fuzzer.unverified,
-            fresh_recipes: &mut $fuzzer.fresh_recipes,
+            provenance: $provenance,
         }
     };
 }
@@ -169,8 +190,7 @@ struct TestParts<'f, P> {
     property: &'f mut P,
     feedback: &'f mut Feedback,
     tally: &'f mut Tally,
-    unverified: &'f mut Option<u64>,
-    fresh_recipes: &'f mut bool,
+    provenance: &'f mut Provenance,
 }
 
 /// What [`Fuzzer::test`] learned of an input, for [`Fuzzer::settle`].
@@ -210,29 +230,10 @@ struct Fuzzer<'c, T, G, P, R> {
     scheduler: Scheduler<T>,
     feedback: Feedback,
     tally: Tally,
-    /// Operators applied to build the current test.
-    applied: Vec<Operator>,
+    /// How the input under test was made and what remakes it.
+    provenance: Provenance,
     /// Set when this process is one of several workers on the property (`TYPEFUZZ_JOBS`).
     worker: Option<Worker>,
-    /// Whether mutants can be saved as recipes (`T`'s mutation depends only on the value and
-    /// the context; see [`RunArtifacts::execute`]).
-    recipes: bool,
-    /// Whether fresh inputs can be saved as recipes: `recipes` (hash tables encode apart), and
-    /// the generator never caught returning something else than what its `Context::generate`
-    /// call made. The returned value is compared with it (by hash) before the call on the first
-    /// [`CHECKED_FIRST`] fresh inputs and one in [`CHECKED_EVERY`] after; on the others after
-    /// the call, when the input was valid and the distinct count hashes it anyway. One
-    /// difference turns fresh recipes off for the rest of the run.
-    fresh_recipes: bool,
-    /// The probe's hash of the fresh input in flight, armed as a recipe without that comparison.
-    unverified: Option<u64>,
-    /// Whether mutants are made in place ([`Fuzzer::mutate_in_place`]): until a seed is caught
-    /// not coming back as its bytes after a test (checked on the first [`CHECKED_FIRST`] such
-    /// tests and one in [`CHECKED_EVERY`] after), which a property that changes its input
-    /// through interior mutability, in a part the mutation did not save, would cause.
-    in_place: bool,
-    /// Tests of mutants made in place so far.
-    in_place_tests: u64,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -243,12 +244,17 @@ where
     P: FnMut(&T) -> R,
     R: IntoOutcome,
 {
+    /// The fuzzer, with `prepare` run on its context (see [`check_prepared`]).
+    fn prepared(mut self, prepare: impl FnOnce(&mut Context)) -> Self {
+        prepare(&mut self.cx);
+        self
+    }
+
     fn new(config: &'c Config, generate: G, property: P) -> Self {
         let seed = config.seed.unwrap_or_else(random_seed);
         let cx = Context::new(seed)
             .with_max_size(config.max_size)
             .with_operators(config.operators);
-        let recipes = crate::fingerprint::mutation_is_replayable::<T>();
         Fuzzer {
             config,
             generate,
@@ -259,13 +265,8 @@ where
             scheduler: Scheduler::new(config.schedule, config.max_queue),
             feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.progress),
-            applied: Vec::new(),
+            provenance: Provenance::new::<T>(config),
             worker: None,
-            recipes,
-            fresh_recipes: recipes,
-            unverified: None,
-            in_place: true,
-            in_place_tests: 0,
             _returns: PhantomData,
         }
     }
@@ -363,151 +364,53 @@ where
                 .unwrap_or(u64::MAX)
         };
         let pick = self.scheduler.pick(&mut self.cx, &rarity);
-        self.applied.clear();
-        if let Pick::Mutate {
-            seed, mutations, ..
-        } = pick
-        {
-            // Input-to-state mutation writes leaves without saving them: a mutant of a copy.
-            if self.in_place && self.scheduler.queues().seed(seed).comparisons.is_none() {
-                self.tally.stats.mutated += 1;
-                return self.mutate_in_place(seed, mutations, pick);
-            }
-        }
-        let stats = &mut self.tally.stats;
-        let mut recipe = None;
-        let mut hash = None;
-        let input = match pick {
+        self.provenance.applied.clear();
+        let made = match pick {
             Pick::Generate => {
+                let stats = &mut self.tally.stats;
                 // Sizes cycle through 0..=max_size, as QuickCheck's do, so small values come early.
                 let cycle = (self.config.max_size as u64).saturating_add(1);
-                let size = (stats.generated % cycle) as usize;
+                let (size, index) = ((stats.generated % cycle) as usize, stats.generated);
                 stats.generated += 1;
-                self.cx.set_size(size);
-                let state = self.cx.rng().get_seed();
-                if self.fresh_recipes {
-                    self.cx.watch_generation();
-                }
-                let value = (self.generate)(&mut self.cx);
-                // What the crash guard saves instead of encoding the fresh input: its random
-                // state and size, if the generator returned what `T::generate` made from them
-                // (see `fresh_recipes`).
-                let end = self.cx.rng().get_seed();
-                let seen = self.cx.watched_generation().filter(|seen| {
-                    (seen.start, seen.end, seen.size) == (state, end, size)
-                        && seen.type_name == std::any::type_name::<T>()
-                        && seen.hash.is_some()
-                });
-                let index = stats.generated - 1;
-                let vouched = match seen {
-                    None => false,
-                    Some(seen) if index < CHECKED_FIRST || index % CHECKED_EVERY == 0 => {
-                        // Kept for the distinct count, which would hash the input again.
-                        hash = crate::mutate::ValueHasher::of(&value);
-                        self.fresh_recipes = seen.hash == hash;
-                        self.fresh_recipes
-                    }
-                    Some(seen) => {
-                        self.unverified = seen.hash;
-                        true
-                    }
-                };
-                if vouched {
-                    recipe = u32::try_from(size).ok().map(|size| Recipe {
-                        state,
-                        origin: Origin::Generated { size },
-                    });
-                }
-                value
+                let generate = &mut self.generate;
+                self.provenance
+                    .generate(&mut self.cx, generate, size, index)
             }
             Pick::Mutate {
-                seed, mutations, ..
+                seed: id,
+                mutations,
+                ..
             } => {
-                stats.mutated += 1;
-                let seed = self.scheduler.queues().seed(seed);
-                let mut value = seed.value.clone();
-                // Input-to-state first: the seed's logged comparisons, one candidate per pick.
-                let comparisons = seed.comparisons.as_deref();
-                // Input-to-state mutation keeps state in the seed: such mutants get no recipe.
-                let replayable = comparisons.is_none();
-                if comparisons.is_some_and(|c| c.mutate(&mut value, &mut self.cx)) {
-                    self.applied.extend_from_slice(self.cx.trace());
-                } else {
-                    // What the crash guard saves instead of encoding the mutant.
-                    recipe = seed
-                        .bytes
-                        .as_ref()
-                        .filter(|_| replayable)
-                        .map(|parent| Recipe {
-                            state: self.cx.rng().get_seed(),
-                            origin: Origin::Seed {
-                                parent: parent.clone(),
-                                mutations,
-                            },
-                        });
-                    for _ in 0..mutations {
-                        let applied = self.cx.mutate(&mut value);
-                        self.applied.extend_from_slice(applied);
-                    }
+                self.tally.stats.mutated += 1;
+                let seed = self.scheduler.queues().seed(id);
+                // Input-to-state mutation writes leaves without saving them: a mutant of a copy.
+                if self.provenance.in_place && seed.comparisons.is_none() {
+                    return self.mutate_in_place(id, mutations, pick);
                 }
-                value
+                self.provenance.mutate_copy(&mut self.cx, seed, mutations)
             }
         };
         #[cfg(test)]
-        check_recipe(self.config, self.unverified, recipe.as_ref(), &input);
-        self.run_one(input, Some(pick), recipe.as_ref(), hash)
+        self.provenance
+            .check_recipe(made.recipe.as_ref(), &made.input);
+        self.run_one(made.input, Some(pick), made.recipe.as_ref(), made.hash)
     }
 
-    /// A test of a mutant of seed `id` made where the seed stands: the mutation saves what it
-    /// changes in the context's undo log ([`Mutate::mutate_undoable`]), the property runs on the
-    /// mutant by reference, and the saved parts go back, so a test costs what its mutation
-    /// changed instead of a clone and a drop of the whole seed. A failing or interesting mutant
-    /// is cloned before the seed is put back.
+    /// A test of a mutant of seed `id` made where the seed stands (see
+    /// [`Provenance::mutate_in_place`]); a failing or interesting mutant is cloned before the
+    /// seed is put back.
     fn mutate_in_place(&mut self, id: SeedId, mutations: u32, pick: Pick) -> Option<Failed<T>> {
         let seed = self.scheduler.seed_mut(id);
-        // What the crash guard saves instead of encoding the mutant.
-        let recipe = seed.bytes.as_ref().map(|parent| Recipe {
-            state: self.cx.rng().get_seed(),
-            origin: Origin::Seed {
-                parent: parent.clone(),
-                mutations,
+        let (tested, input) = self.provenance.mutate_in_place(
+            &mut self.cx,
+            seed,
+            mutations,
+            |provenance, mutant, recipe, focus| {
+                let parts = test_parts!(self, provenance);
+                let tested = Self::test_with(parts, mutant, recipe, None, focus);
+                let input = tested.keeps_input().then(|| mutant.clone());
+                (tested, input)
             },
-        });
-        #[cfg(test)]
-        let before = codec::to_bytes(&seed.value);
-        // The seed stays where it is, in its queue, until the undo: nothing below touches the
-        // queues before it.
-        self.cx.start_undo();
-        for _ in 0..mutations {
-            let applied = self.cx.mutate_undoable(&mut seed.value);
-            self.applied.extend_from_slice(applied);
-        }
-        #[cfg(test)]
-        check_recipe(self.config, self.unverified, recipe.as_ref(), &seed.value);
-        let parts = test_parts!(self);
-        // The structure feedback looks only where the mutant differs from a seed it knows.
-        let focus = self.cx.changed().filter(|_| seed.structure_known);
-        let tested = Self::test_with(parts, &seed.value, recipe.as_ref(), None, focus);
-        let input = tested.keeps_input().then(|| seed.value.clone());
-        // SAFETY: the seed has not moved since `start_undo` (the queues were not touched); the
-        // mutation changed it only through `mutate_undoable`, and the test read it by shared
-        // reference.
-        unsafe { self.cx.undo(&mut seed.value) };
-        self.in_place_tests += 1;
-        let checked =
-            self.in_place_tests <= CHECKED_FIRST || self.in_place_tests % CHECKED_EVERY == 0;
-        if let Some(bytes) = seed.bytes.as_ref().filter(|_| checked) {
-            if codec::to_bytes(&seed.value) != **bytes {
-                // Changed by the property (a `Cell` inside the input, say) where the mutation
-                // saved nothing: the seed is rebuilt, and mutants are copies from here on.
-                self.in_place = false;
-                seed.value = codec::from_bytes(bytes);
-            }
-        }
-        #[cfg(test)]
-        assert!(
-            !self.in_place || codec::to_bytes(&seed.value) == before,
-            "undoing a mutation gives the seed back"
         );
         self.settle(input, Some(pick), tested)
     }
@@ -531,7 +434,7 @@ where
     /// [`run_one`](Self::run_one)'s first half: runs the property on `input` and feeds the
     /// outcome to the statistics and the feedback. Touches neither the queues nor the input.
     fn test(&mut self, input: &T, recipe: Option<&Recipe>, hash: Option<u64>) -> Tested {
-        let parts = test_parts!(self);
+        let parts = test_parts!(self, &mut self.provenance);
         Self::test_with(parts, input, recipe, hash, None)
     }
 
@@ -551,10 +454,9 @@ where
             property,
             feedback,
             tally,
-            unverified,
-            fresh_recipes,
+            provenance,
         } = parts;
-        let unverified = unverified.take();
+        let unverified = provenance.take_unverified();
         let verdict = artifacts.execute(property, input, feedback, recipe);
         tally.stats.tests += 1;
         let valid = match verdict {
@@ -580,8 +482,7 @@ where
             // bytes for the inputs it cannot see whole.
             let hash = hash.or_else(|| crate::mutate::ValueHasher::of(input));
             if unverified.is_some() && hash != unverified {
-                // The generator changed what `generate` made: no more fresh recipes this run.
-                *fresh_recipes = false;
+                provenance.caught_changed_generator();
             }
             let hash =
                 hash.unwrap_or_else(|| crate::stats::hash_bytes(artifacts.last_input(input)));
@@ -641,7 +542,7 @@ where
             self.artifacts.keep(&bytes);
         }
         self.scheduler.after_run(pick, true);
-        self.tally.count_kept(&self.applied);
+        self.tally.count_kept(&self.provenance.applied);
         self.tally.stats.seeds_found += 1;
         let kind = if valid {
             QueueKind::Valid
@@ -660,8 +561,9 @@ where
         seed.counters_hit = self.feedback.last_counters_hit();
         seed.structure_known = self.feedback.structure_known();
         // A recipe's parent must decode back to this seed: checked once here, by the bytes.
-        let round_trips =
-            self.recipes && exact && codec::to_bytes(&codec::from_bytes::<T>(&bytes)) == bytes;
+        let round_trips = self.provenance.recipes
+            && exact
+            && codec::to_bytes(&codec::from_bytes::<T>(&bytes)) == bytes;
         seed.bytes = round_trips.then(|| bytes.into());
         self.scheduler.admit(kind, seed, &mut self.cx);
     }
@@ -680,7 +582,7 @@ where
             return Vec::new();
         };
         let mut lineage = parent.lineage.clone();
-        lineage.extend_from_slice(&self.applied);
+        lineage.extend_from_slice(&self.provenance.applied);
         if lineage.len() > MAX_LINEAGE {
             lineage.drain(..lineage.len() - MAX_LINEAGE);
         }
@@ -847,120 +749,6 @@ mod tests {
                 assert!(first.mutated > 0, "{schedule:?} mutates its seeds");
             }
         }
-    }
-
-    #[test]
-    fn mutants_of_hash_tables_get_no_recipe() {
-        // A `HashMap`'s iteration order differs between equal maps, and its mutation follows
-        // that order, so a recipe would rebuild another mutant: `fuzz_one`'s test-only check
-        // (every recipe rebuilds its mutant) fails if such mutants get recipes.
-        use std::collections::{HashMap, HashSet};
-        assert!(!crate::fingerprint::mutation_is_replayable::<
-            Vec<HashMap<u8, u8>>,
-        >());
-        assert!(!crate::fingerprint::mutation_is_replayable::<(
-            u8,
-            HashSet<u8>
-        )>());
-        assert!(crate::fingerprint::mutation_is_replayable::<
-            Vec<(u8, String)>,
-        >());
-        let config = Config::default()
-            .with_seed(4)
-            .with_max_size(8)
-            .with_cases(u64::MAX)
-            .with_max_tests(5_000)
-            .with_progress(false);
-        let report = check(&config, |cx| cx.generate::<HashMap<u8, u8>>(), |_| ());
-        assert!(report.stats.mutated > 1_000, "{:?}", report.stats);
-    }
-
-    #[test]
-    fn fresh_inputs_get_a_recipe_only_when_the_generator_returned_what_generate_made() {
-        // `fuzz_one`'s test-only check (every recipe rebuilds its input, here by `T::generate`
-        // from the recipe's random state) fails if any of these generators' inputs get one.
-        let config = Config::default()
-            .with_seed(6)
-            .with_schedule(crate::Schedule::Generate)
-            .with_cases(u64::MAX)
-            .with_max_tests(2_000)
-            .with_progress(false);
-        let mut calls = 0u8;
-        let changed = check(
-            &config,
-            |cx| {
-                calls = calls.wrapping_add(1);
-                cx.generate::<u8>().wrapping_add(calls)
-            },
-            |_| (),
-        );
-        let drawn_after = check(
-            &config,
-            |cx| {
-                let x = cx.generate::<u16>();
-                x ^ u16::from(cx.rng().bool())
-            },
-            |_| (),
-        );
-        let drawn_after_unchanged = check(
-            &config,
-            |cx| {
-                let x = cx.generate::<u16>();
-                cx.rng().bool();
-                x
-            },
-            |_| (),
-        );
-        let drawn_before = check(
-            &config,
-            |cx| {
-                cx.rng().bool();
-                cx.generate::<u16>()
-            },
-            |_| (),
-        );
-        let another_type = check(&config, |cx| cx.generate::<(u32, u8)>().0, |_| ());
-        let another_size = check(&config, |cx| cx.generate_sized::<Vec<u8>>(3), |_| ());
-        let plain = check(&config, |cx| cx.generate::<Vec<u8>>(), |_| ());
-        for report in [
-            changed.stats,
-            drawn_after.stats,
-            drawn_after_unchanged.stats,
-        ]
-        .into_iter()
-        .chain([drawn_before.stats, another_type.stats])
-        .chain([another_size.stats, plain.stats])
-        {
-            assert_eq!(report.generated, 2_000, "{report:?}");
-        }
-    }
-
-    #[test]
-    fn a_generator_caught_changing_its_value_later_loses_fresh_recipes() {
-        let config = Config::default()
-            .with_seed(2)
-            .with_schedule(crate::Schedule::Generate)
-            .with_progress(false);
-        let mut calls = 0u64;
-        let generate = |cx: &mut Context| {
-            calls += 1;
-            let x: u32 = cx.generate();
-            if calls > 2 * CHECKED_FIRST {
-                x ^ 1
-            } else {
-                x
-            }
-        };
-        let mut fuzzer = Fuzzer::new(&config, generate, |_: &u32| ());
-        for _ in 0..2 * CHECKED_FIRST {
-            assert!(fuzzer.fuzz_one().is_none());
-        }
-        assert!(fuzzer.fresh_recipes, "the checked start passed");
-        assert!(fuzzer.fuzz_one().is_none());
-        assert!(
-            !fuzzer.fresh_recipes,
-            "the first changed value is caught after its call"
-        );
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! `Node((Box<Tree>, Box<Tree>))`, then stays linear in the size instead of exponential.
 //!
 //! ```
-//! use typefuzz_engine::{codec, Context, Mutate, Operator};
+//! use typefuzz_core::{codec, Context, Mutate, Operator};
 //! let mut cx = Context::new(2);
 //! let mut t: (u8, bool, String) = cx.generate();
 //! let before = t.clone();
@@ -35,9 +35,9 @@
 use super::vec::mutate_child;
 use crate::__private::{paired_field, split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// The position of the `pick`-th `true` in `mutable`.

@@ -13,9 +13,9 @@
 use super::pointer::{shrink_wrapped, wrap_each};
 use super::vec::{can_descend, generate_child, mutate_child};
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// The family an `Option` or `Result` mutation uses.
@@ -54,7 +54,7 @@ fn choose_family(cx: &mut Context, recursive: bool, drop: bool, grow: bool) -> O
 /// Encodes as a tag byte (`0` for `None`) followed by the payload.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate, Operator, Operators};
+/// use typefuzz_core::{codec, Context, Mutate, Operator, Operators};
 /// let mut cx = Context::new(1).with_operators(Operators { drop: 0, ..Operators::default() });
 /// let mut x = Some(5u32);
 /// assert_eq!(cx.mutate(&mut x)[0], Operator::Recursive);
@@ -190,7 +190,7 @@ impl<T: Mutate> Mutate for Option<T> {
 /// first offers the `Ok` decoded from no bytes (0, empty, ...). Encodes as a tag byte (`0` for `Ok`) and the payload.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate, Operator, Operators};
+/// use typefuzz_core::{codec, Context, Mutate, Operator, Operators};
 /// let mut cx = Context::new(3).with_operators(Operators { grow: 0, ..Operators::default() });
 /// let mut r: Result<u8, bool> = Ok(1);
 /// for _ in 0..20 {

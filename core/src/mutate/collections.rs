@@ -27,8 +27,8 @@ use super::vec::{
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// How many fresh keys an Insert tries before concluding that the key space is (nearly) full.
@@ -387,7 +387,7 @@ impl<T: Mutate + Ord> Table for BTreeSet<T> {
 ///
 /// ```
 /// use std::collections::HashMap;
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(8).with_max_size(5);
 /// let mut map: HashMap<u8, u16> = cx.generate();
 /// assert!(map.len() <= 5);
@@ -438,7 +438,7 @@ where
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut first = Context::new(8);
 /// let mut second = Context::new(8);
 /// let mut a: BTreeMap<i32, String> = first.generate();
@@ -486,7 +486,7 @@ impl<K: Mutate + Ord, V: Mutate> Mutate for BTreeMap<K, V> {
 ///
 /// ```
 /// use std::collections::HashSet;
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(2);
 /// let mut set: HashSet<u8> = cx.generate();
 /// let before = set.clone();
@@ -534,7 +534,7 @@ where
 ///
 /// ```
 /// use std::collections::BTreeSet;
-/// use typefuzz_engine::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 /// let mut cx = Context::new(2);
 /// let set: BTreeSet<u16> = [5, 9].into_iter().collect();
 /// assert_eq!(set.shrink(&mut cx)[0], BTreeSet::new());

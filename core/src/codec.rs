@@ -6,7 +6,7 @@
 //! [`Decoder::MAX_DEPTH`] yields the smallest value of the type instead of recursing.
 //!
 //! ```
-//! use typefuzz::codec::{from_bytes, to_bytes};
+//! use typefuzz_core::codec::{from_bytes, to_bytes};
 //! let v = vec![Some(3u16), None];
 //! assert_eq!(from_bytes::<Vec<Option<u16>>>(&to_bytes(&v)), v);
 //! let _any: Vec<Option<u16>> = from_bytes(b"\xff\xff\xff anything at all");
@@ -17,7 +17,7 @@ use crate::{Context, Mutate};
 /// Encodes `value` into a fresh byte vector.
 ///
 /// ```
-/// assert_eq!(typefuzz::codec::to_bytes(&0x0102u16), vec![2, 1]);
+/// assert_eq!(typefuzz_core::codec::to_bytes(&0x0102u16), vec![2, 1]);
 /// ```
 pub fn to_bytes<T: Mutate>(value: &T) -> Vec<u8> {
     let mut out = Encoder::new();
@@ -28,8 +28,8 @@ pub fn to_bytes<T: Mutate>(value: &T) -> Vec<u8> {
 /// Decodes a value from any byte string (total: never panics).
 ///
 /// ```
-/// assert_eq!(typefuzz::codec::from_bytes::<u16>(&[2, 1]), 0x0102);
-/// assert_eq!(typefuzz::codec::from_bytes::<u16>(&[]), 0);
+/// assert_eq!(typefuzz_core::codec::from_bytes::<u16>(&[2, 1]), 0x0102);
+/// assert_eq!(typefuzz_core::codec::from_bytes::<u16>(&[]), 0);
 /// ```
 pub fn from_bytes<T: Mutate>(bytes: &[u8]) -> T {
     T::decode(&mut Decoder::new(bytes))
@@ -38,7 +38,7 @@ pub fn from_bytes<T: Mutate>(bytes: &[u8]) -> T {
 /// The output side of the codec: a byte buffer plus the nesting depth, mirrored by [`Decoder`].
 ///
 /// ```
-/// let mut out = typefuzz::codec::Encoder::new();
+/// let mut out = typefuzz_core::codec::Encoder::new();
 /// out.write_len(300);
 /// assert_eq!(out.as_bytes(), &[0xac, 0x02]);
 /// ```
@@ -69,7 +69,7 @@ impl Encoder {
     /// An empty encoder.
     ///
     /// ```
-    /// assert!(typefuzz::codec::Encoder::new().as_bytes().is_empty());
+    /// assert!(typefuzz_core::codec::Encoder::new().as_bytes().is_empty());
     /// ```
     pub const fn new() -> Self {
         Encoder {
@@ -136,7 +136,7 @@ impl Encoder {
     /// Appends one byte.
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.write_byte(7);
     /// assert_eq!(out.as_bytes(), &[7]);
     /// ```
@@ -153,7 +153,7 @@ impl Encoder {
     /// Appends raw bytes.
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.write_bytes(b"ab");
     /// assert_eq!(out.as_bytes(), b"ab");
     /// ```
@@ -172,7 +172,7 @@ impl Encoder {
     /// [`Decoder::read_array`]: one room test and `N` stores, with no length to compare.
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.write_array(0x0102u16.to_le_bytes());
     /// assert_eq!(out.as_bytes(), &[2, 1]);
     /// ```
@@ -198,7 +198,7 @@ impl Encoder {
     /// Appends a length or count as a LEB128 varint.
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.write_len(5);
     /// assert_eq!(out.as_bytes(), &[5]);
     /// ```
@@ -218,7 +218,7 @@ impl Encoder {
     /// Appends the tag of variant `index` out of `count` variants (one byte up to 256 variants).
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.write_tag(2, 3);
     /// assert_eq!(out.as_bytes(), &[2]);
     /// ```
@@ -237,8 +237,8 @@ impl Encoder {
     /// never outnumber its encoding's bytes: the decoder's element budget relies on it.)
     ///
     /// ```
-    /// use typefuzz::codec::EncodeInto;
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// use typefuzz_core::codec::EncodeInto;
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.nested(|out| 5u8.encode_into(out));
     /// assert_eq!(out.as_bytes(), &[5]);
     /// ```
@@ -256,8 +256,8 @@ impl Encoder {
     /// [`Decoder::MAX_DEPTH`], after writing the placeholder byte.
     ///
     /// ```
-    /// use typefuzz::codec::EncodeInto;
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// use typefuzz_core::codec::EncodeInto;
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// if out.enter_nested() {
     ///     5u8.encode_into(&mut out);
     ///     out.leave_nested();
@@ -278,7 +278,7 @@ impl Encoder {
     /// Leaves the level [`enter_nested`](Self::enter_nested) entered.
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// assert!(out.enter_nested());
     /// out.leave_nested();
     /// ```
@@ -291,7 +291,7 @@ impl Encoder {
     /// costs no allocation per value once the buffer has grown.
     ///
     /// ```
-    /// let mut out = typefuzz::codec::Encoder::new();
+    /// let mut out = typefuzz_core::codec::Encoder::new();
     /// out.write_byte(1);
     /// out.clear();
     /// assert!(out.as_bytes().is_empty());
@@ -310,7 +310,7 @@ impl Encoder {
     /// as if they were the value.
     ///
     /// ```
-    /// use typefuzz::codec::{EncodeInto, Encoder};
+    /// use typefuzz_core::codec::{EncodeInto, Encoder};
     /// let mut out = Encoder::new();
     /// vec![vec![1u8]].encode_into(&mut out);
     /// assert!(!out.is_truncated());
@@ -323,7 +323,7 @@ impl Encoder {
     /// The bytes written so far.
     ///
     /// ```
-    /// assert!(typefuzz::codec::Encoder::new().as_bytes().is_empty());
+    /// assert!(typefuzz_core::codec::Encoder::new().as_bytes().is_empty());
     /// ```
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
@@ -335,7 +335,7 @@ impl Encoder {
     /// The bytes written.
     ///
     /// ```
-    /// assert!(typefuzz::codec::Encoder::new().into_bytes().is_empty());
+    /// assert!(typefuzz_core::codec::Encoder::new().into_bytes().is_empty());
     /// ```
     pub fn into_bytes(mut self) -> Vec<u8> {
         let written = self.len();
@@ -418,7 +418,7 @@ impl Depth {
 /// Method-call sugar for [`Mutate::encode`], handy in hand-written impls.
 ///
 /// ```
-/// use typefuzz::codec::{EncodeInto, Encoder};
+/// use typefuzz_core::codec::{EncodeInto, Encoder};
 /// let mut out = Encoder::new();
 /// true.encode_into(&mut out);
 /// assert_eq!(out.as_bytes(), &[1]);
@@ -437,7 +437,7 @@ impl<T: Mutate> EncodeInto for T {
 /// The input side of the codec: a cursor over any byte string that never fails.
 ///
 /// ```
-/// let mut input = typefuzz::codec::Decoder::new(&[1, 2]);
+/// let mut input = typefuzz_core::codec::Decoder::new(&[1, 2]);
 /// assert_eq!(input.read_byte(), 1);
 /// assert_eq!(input.read_byte(), 2);
 /// assert_eq!(input.read_byte(), 0); // past the end: zeros
@@ -459,7 +459,7 @@ impl<'a> Decoder<'a> {
     /// A decoder over `bytes`, with an element budget of `bytes.len()`.
     ///
     /// ```
-    /// assert!(typefuzz::codec::Decoder::new(b"").is_empty());
+    /// assert!(typefuzz_core::codec::Decoder::new(b"").is_empty());
     /// ```
     pub fn new(bytes: &'a [u8]) -> Self {
         Decoder {
@@ -472,7 +472,7 @@ impl<'a> Decoder<'a> {
     /// Whether every input byte has been read.
     ///
     /// ```
-    /// assert!(!typefuzz::codec::Decoder::new(b"x").is_empty());
+    /// assert!(!typefuzz_core::codec::Decoder::new(b"x").is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.rest.as_slice().is_empty()
@@ -481,7 +481,7 @@ impl<'a> Decoder<'a> {
     /// The next byte, or 0 past the end.
     ///
     /// ```
-    /// assert_eq!(typefuzz::codec::Decoder::new(&[9]).read_byte(), 9);
+    /// assert_eq!(typefuzz_core::codec::Decoder::new(&[9]).read_byte(), 9);
     /// ```
     #[inline]
     pub fn read_byte(&mut self) -> u8 {
@@ -491,7 +491,7 @@ impl<'a> Decoder<'a> {
     /// The next `N` bytes, zero-filled past the end.
     ///
     /// ```
-    /// assert_eq!(typefuzz::codec::Decoder::new(&[1]).read_array::<2>(), [1, 0]);
+    /// assert_eq!(typefuzz_core::codec::Decoder::new(&[1]).read_array::<2>(), [1, 0]);
     /// ```
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> [u8; N] {
@@ -508,7 +508,7 @@ impl<'a> Decoder<'a> {
     /// Up to `len` raw bytes (fewer if the input ends first).
     ///
     /// ```
-    /// assert_eq!(typefuzz::codec::Decoder::new(b"abc").read_bytes(5), b"abc");
+    /// assert_eq!(typefuzz_core::codec::Decoder::new(b"abc").read_bytes(5), b"abc");
     /// ```
     pub fn read_bytes(&mut self, len: usize) -> &'a [u8] {
         let rest = self.rest.as_slice();
@@ -521,7 +521,7 @@ impl<'a> Decoder<'a> {
     /// total number of collection elements decoded never exceeds the input length.
     ///
     /// ```
-    /// let mut input = typefuzz::codec::Decoder::new(&[200, 1]);
+    /// let mut input = typefuzz_core::codec::Decoder::new(&[200, 1]);
     /// assert!(input.read_len() <= 2);
     /// ```
     #[inline]
@@ -544,7 +544,7 @@ impl<'a> Decoder<'a> {
     /// A variant index in `0..count` (`count` must be positive).
     ///
     /// ```
-    /// assert_eq!(typefuzz::codec::Decoder::new(&[7]).read_tag(3), 1);
+    /// assert_eq!(typefuzz_core::codec::Decoder::new(&[7]).read_tag(3), 1);
     /// ```
     #[inline]
     pub fn read_tag(&mut self, count: usize) -> usize {
@@ -560,8 +560,8 @@ impl<'a> Decoder<'a> {
     /// mirroring [`Encoder::nested`].
     ///
     /// ```
-    /// use typefuzz::Mutate;
-    /// let mut input = typefuzz::codec::Decoder::new(&[4]);
+    /// use typefuzz_core::Mutate;
+    /// let mut input = typefuzz_core::codec::Decoder::new(&[4]);
     /// assert_eq!(input.nested(u8::decode), 4);
     /// ```
     #[inline]
@@ -581,8 +581,8 @@ impl<'a> Decoder<'a> {
     /// the smallest one, [`smallest`]).
     ///
     /// ```
-    /// use typefuzz::Mutate;
-    /// let mut input = typefuzz::codec::Decoder::new(&[4]);
+    /// use typefuzz_core::Mutate;
+    /// let mut input = typefuzz_core::codec::Decoder::new(&[4]);
     /// assert!(input.enter_nested());
     /// assert_eq!(u8::decode(&mut input), 4);
     /// input.leave_nested();
@@ -600,7 +600,7 @@ impl<'a> Decoder<'a> {
     /// Leaves the level [`enter_nested`](Self::enter_nested) entered.
     ///
     /// ```
-    /// let mut input = typefuzz::codec::Decoder::new(&[]);
+    /// let mut input = typefuzz_core::codec::Decoder::new(&[]);
     /// assert!(input.enter_nested());
     /// input.leave_nested();
     /// ```
@@ -612,7 +612,7 @@ impl<'a> Decoder<'a> {
     /// Whether the decoder is at its nesting bound (derived decoders check this first).
     ///
     /// ```
-    /// assert!(!typefuzz::codec::Decoder::new(b"").at_depth_limit());
+    /// assert!(!typefuzz_core::codec::Decoder::new(b"").at_depth_limit());
     /// ```
     #[inline]
     pub fn at_depth_limit(&self) -> bool {
@@ -623,7 +623,7 @@ impl<'a> Decoder<'a> {
 /// The value generated at size 0 from a fixed seed: what decoding produces past its depth bound.
 ///
 /// ```
-/// assert_eq!(typefuzz::codec::smallest::<Option<u8>>(), None);
+/// assert_eq!(typefuzz_core::codec::smallest::<Option<u8>>(), None);
 /// ```
 pub fn smallest<T: Mutate>() -> T {
     Context::new(0).generate_sized(0)

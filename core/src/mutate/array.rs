@@ -11,9 +11,9 @@
 use super::vec::{can_descend, mutate_child, position, same_encoding};
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// Elements whose shrink candidates are offered, and how many candidates each.
@@ -25,7 +25,7 @@ const SHRINK_PER_ELEMENT: usize = 4;
 /// (Swap); the codec writes the elements in order, with no length.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(6);
 /// let mut bytes: [u8; 4] = cx.generate();
 /// let before = bytes;

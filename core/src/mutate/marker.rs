@@ -11,7 +11,7 @@ use crate::{Context, Mutate};
 ///
 /// ```
 /// use core::marker::PhantomData;
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// struct NotMutate;
 /// let mut cx = Context::new(1);
 /// let mut marker: PhantomData<NotMutate> = cx.generate();
@@ -45,8 +45,8 @@ impl<T: ?Sized> Mutate for PhantomData<T> {
     }
 
     /// One node, so the structure fingerprint of a type holding a marker stays exact.
-    fn visit_structure(&self, structure: &mut crate::feedback::structure::Structure<'_>) {
-        structure.node(crate::feedback::structure::token("PhantomData"));
+    fn visit_structure(&self, structure: &mut crate::structure::Structure<'_>) {
+        structure.node(crate::structure::token("PhantomData"));
     }
 
     /// One value: nothing to write.

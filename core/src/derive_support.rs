@@ -13,8 +13,8 @@
 
 use core::mem::ManuallyDrop;
 
-use crate::feedback::structure::Structure;
 pub use crate::mutate::vec::SequenceShrinks;
+use crate::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Past this depth a mutation stops descending into fields (it still applies the operators that
@@ -202,7 +202,7 @@ pub fn split_size(size: usize, parts: usize) -> usize {
 /// `Context::descend` and one `FnOnce::call_once` per field type's `generate`.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::generate_field};
+/// use typefuzz_core::{Context, Mutate, __private::generate_field};
 /// let mut cx = Context::new(1);
 /// let size = cx.size();
 /// let _byte: u8 = generate_field(&mut cx, 0, <u8 as Mutate>::generate);
@@ -224,7 +224,7 @@ pub fn generate_field<T>(cx: &mut Context, size: usize, generate: fn(&mut Contex
 /// in one such field and generates the others at `size` once it knows which.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::generate_subterm};
+/// use typefuzz_core::{Context, Mutate, __private::generate_subterm};
 /// let mut cx = Context::new(1);
 /// // No wrap is generating here: the field gets its size, one level down.
 /// let empty: Vec<u8> = generate_subterm(&mut cx, 0, <Vec<u8> as Mutate>::generate);
@@ -246,8 +246,8 @@ pub fn generate_subterm<T>(cx: &mut Context, size: usize, generate: fn(&mut Cont
 /// `<Field as Mutate>::visit_structure`, so a field type without `Mutate` is reported there.
 ///
 /// ```
-/// use typefuzz::{Mutate, __private::structure_field};
-/// use typefuzz::feedback::structure::{token, Structure};
+/// use typefuzz_core::{Mutate, __private::structure_field};
+/// use typefuzz_core::structure::{token, Structure};
 /// let mut map = vec![0u64; Structure::MAP_WORDS];
 /// let mut structure = Structure::new(&mut map);
 /// structure_field(&mut structure, token("Wrapper"), 0, &7u8, <u8 as Mutate>::visit_structure);
@@ -276,7 +276,7 @@ pub fn structure_field<T>(
 /// [`leave_field`] instead).
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::mutate_field};
+/// use typefuzz_core::{Context, Mutate, __private::mutate_field};
 /// let mut cx = Context::new(1);
 /// let mut x = 7u8;
 /// mutate_field(&mut x, &mut cx, <u8 as Mutate>::mutate);
@@ -298,7 +298,7 @@ pub fn mutate_field<T>(value: &mut T, cx: &mut Context, mutate: fn(&mut T, &mut 
 /// value back to this place after the test.
 ///
 /// ```
-/// use typefuzz::{Context, __private::save};
+/// use typefuzz_core::{Context, __private::save};
 /// let mut x = 3u8;
 /// save(&mut x, &mut Context::new(1)); // outside the engine's loop: nothing happens
 /// assert_eq!(x, 3);
@@ -318,7 +318,7 @@ pub fn save<T: Mutate>(value: &mut T, cx: &mut Context) {
 /// after the mutations.
 ///
 /// ```
-/// use typefuzz::{Context, __private::check_undo};
+/// use typefuzz_core::{Context, __private::check_undo};
 /// let mut cx = Context::new(4);
 /// let mut value = (vec![Some(1u8), None], [3u16; 4], String::from("x"));
 /// for _ in 0..100 {
@@ -384,7 +384,7 @@ pub fn check_undo<T: Mutate + core::fmt::Debug>(
 /// type.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::{enter_field, leave_field}};
+/// use typefuzz_core::{Context, Mutate, __private::{enter_field, leave_field}};
 /// let mut cx = Context::new(1);
 /// let mut x = 7u8;
 /// let saved = enter_field(&mut cx, 0);
@@ -415,7 +415,7 @@ pub const PAIRED_ONE_IN: u32 = 8;
 /// `target`, so equal twins get the same mutation.
 ///
 /// ```
-/// use typefuzz::{Context, Operators, __private::paired_field};
+/// use typefuzz_core::{Context, Operators, __private::paired_field};
 /// let mut cx = Context::new(1);
 /// assert_eq!(paired_field(&mut cx, &[0, 1, 2], 0), None, "no twin");
 /// let paired = (0..800).filter(|_| paired_field(&mut cx, &[0, 1, 0], 0) == Some(2)).count();
@@ -463,8 +463,8 @@ pub fn leave_field(cx: &mut Context, saved_size: usize) {
 /// in the other derived methods.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate};
-/// use typefuzz::__private::{Field, ShrinkAny as _, ShrinkBox as _, ShrinkOption as _, ShrinkVec as _};
+/// use typefuzz_core::{Context, Mutate};
+/// use typefuzz_core::__private::{Field, ShrinkAny as _, ShrinkBox as _, ShrinkOption as _, ShrinkVec as _};
 /// let mut cx = Context::new(1);
 /// let mut candidates = (&Field(&4u8)).shrinks(&mut cx, <u8 as Mutate>::shrink);
 /// assert_eq!(candidates.pop(), 4u8.shrink(&mut cx).first().copied());
@@ -599,7 +599,7 @@ impl<T> BoxShrinks<T> {
 /// bytes by one function compiled once, where `<[T]>::reverse` would be compiled per type too.
 ///
 /// ```
-/// use typefuzz::__private::reverse;
+/// use typefuzz_core::__private::reverse;
 /// let mut items = vec![String::from("a"), String::from("b"), String::from("c")];
 /// reverse(&mut items);
 /// assert_eq!(items, ["c", "b", "a"]);
@@ -647,7 +647,7 @@ unsafe fn reverse_bytes(start: *mut core::mem::MaybeUninit<u8>, len: usize, size
 /// same draws either way.
 ///
 /// ```
-/// use typefuzz::{Context, __private::take};
+/// use typefuzz_core::{Context, __private::take};
 /// let mut field = vec![1u8, 2];
 /// assert_eq!(take(&mut field, &mut Context::new(1)), [1, 2]);
 /// assert!(field.is_empty());
@@ -736,8 +736,9 @@ fn walk<T: Mutate>(value: &T, levels: usize, state: &mut Walk) {
 /// Counts the subterms of `value` visited by [`Mutate::visit_subterms`].
 ///
 /// ```
-/// use typefuzz::{Mutate, __private::count_subterms};
-/// #[derive(Clone, Debug, Mutate)]
+/// use typefuzz_core::{Mutate, __private::count_subterms};
+/// #[derive(Clone, Debug, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum Tree { Leaf, Node(Box<Tree>, Box<Tree>) }
 /// let tree = Tree::Node(Box::new(Tree::Leaf), Box::new(Tree::Node(Box::new(Tree::Leaf), Box::new(Tree::Leaf))));
 /// assert_eq!(count_subterms(&tree), 2);
@@ -755,8 +756,9 @@ pub fn count_subterms<T: Mutate>(value: &T) -> usize {
 /// visitor closure for all of them.
 ///
 /// ```
-/// use typefuzz::{Mutate, __private::replace_subterm};
-/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// use typefuzz_core::{Mutate, __private::replace_subterm};
+/// #[derive(Clone, Debug, PartialEq, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum List { Nil, Cons(u8, Box<List>) }
 /// let mut list = List::Cons(1, Box::new(List::Nil));
 /// let old = replace_subterm(&mut list, 0, List::Cons(2, Box::new(List::Nil)));
@@ -789,7 +791,7 @@ pub fn replace_subterm<T: Mutate>(value: &mut T, index: usize, replacement: T) -
 /// [`resume`]. A custom mutator may mutate temporaries, which must record nothing.
 ///
 /// ```
-/// use typefuzz::{Context, __private::{resume, save_whole}};
+/// use typefuzz_core::{Context, __private::{resume, save_whole}};
 /// let mut cx = Context::new(1);
 /// let mut x = 3u8;
 /// let recording = save_whole(&mut x, &mut cx);
@@ -812,7 +814,7 @@ pub fn resume(cx: &mut Context, recording: bool) {
 /// is disposed of.
 ///
 /// ```
-/// use typefuzz::{Context, __private::replace};
+/// use typefuzz_core::{Context, __private::replace};
 /// let mut x = vec![1u8];
 /// replace(&mut x, vec![2, 3], &mut Context::new(1));
 /// assert_eq!(x, [2, 3]);
@@ -833,8 +835,9 @@ pub fn replace<T: Mutate>(value: &mut T, new: T, cx: &mut Context) {
 /// subterm back down into it. The same draws either way.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::replace_by_subterm};
-/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// use typefuzz_core::{Context, Mutate, __private::replace_by_subterm};
+/// #[derive(Clone, Debug, PartialEq, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum List { Nil, Cons(u8, Box<List>) }
 /// let mut list = List::Cons(1, Box::new(List::Cons(2, Box::new(List::Nil))));
 /// replace_by_subterm(&mut list, 0, &mut Context::new(1));
@@ -969,8 +972,9 @@ pub fn regenerate_size(cx: &mut Context) -> usize {
 /// against, bounded so that it costs at most `limit` visits.
 ///
 /// ```
-/// use typefuzz::{Mutate, __private::count_nodes};
-/// #[derive(Clone, Debug, Mutate)]
+/// use typefuzz_core::{Mutate, __private::count_nodes};
+/// #[derive(Clone, Debug, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum List { Nil, Cons(u8, Box<List>) }
 /// let list = List::Cons(1, Box::new(List::Cons(2, Box::new(List::Nil))));
 /// assert_eq!(count_nodes(&list, 100), 3);
@@ -1004,8 +1008,9 @@ const WRAP_ATTEMPTS: usize = 4;
 /// is not one of them).
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::{count_nodes, wrap}};
-/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// use typefuzz_core::{Context, Mutate, __private::{count_nodes, wrap}};
+/// #[derive(Clone, Debug, PartialEq, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum Term { Lit(u8), Add(Box<Term>, Box<Term>) }
 /// let mut cx = Context::new(3);
 /// let mut term = Term::Lit(7);
@@ -1089,8 +1094,9 @@ pub fn wrap<T: Mutate>(value: &mut T, cx: &mut Context) -> bool {
 /// big as `a`), which is what constructor drop takes away (`Add(a, b) -> Neg(a)`).
 ///
 /// ```
-/// use typefuzz::{Context, Mutate, __private::grow_size_of};
-/// #[derive(Clone, Debug, Mutate)]
+/// use typefuzz_core::{Context, Mutate, __private::grow_size_of};
+/// #[derive(Clone, Debug, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum List { Nil, Cons(u8, Box<List>) }
 /// let list = List::Cons(1, Box::new(List::Nil));
 /// assert_eq!(grow_size_of(&list, &mut Context::new(1)), 4);

@@ -13,10 +13,10 @@ use std::mem::{ManuallyDrop, MaybeUninit};
 
 use crate::__private::{split_size, MAX_MUTATION_DEPTH};
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
 use crate::mutate::undo::{enter_deque, enter_vec, Hop};
+use crate::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// At most this many removals (of one element or a chunk) in a shrink list.
@@ -678,7 +678,7 @@ fn decode_elements<T: Mutate>(input: &mut Decoder<'_>) -> Vec<T> {
 /// memory.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate, Operator};
+/// use typefuzz_core::{codec, Context, Mutate, Operator};
 /// let mut cx = Context::new(4).with_max_size(6);
 /// let mut v: Vec<u16> = cx.generate();
 /// assert!(v.len() <= 6);
@@ -770,7 +770,7 @@ const MAX_LEAF_LENGTH: u64 = 1 << 12;
 ///
 /// ```
 /// use std::collections::VecDeque;
-/// use typefuzz_engine::{codec, Context};
+/// use typefuzz_core::{codec, Context};
 /// let mut cx = Context::new(9);
 /// let mut v: VecDeque<i8> = cx.generate();
 /// cx.mutate(&mut v);

@@ -8,15 +8,15 @@
 //! - `()`: a single value, nothing to shrink.
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// Toggles the value; shrinks `true` to `false`; encodes as one byte (decoding reads its low bit).
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(1);
 /// let mut flag = false;
 /// cx.mutate(&mut flag);
@@ -142,7 +142,7 @@ fn char_key(c: char) -> (bool, u32) {
 /// decoding maps invalid scalar values to valid ones deterministically.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(2);
 /// let mut c = 'x';
 /// cx.mutate(&mut c);
@@ -253,7 +253,7 @@ impl Mutate for char {
 /// placeholder byte.
 ///
 /// ```
-/// use typefuzz_engine::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 /// let mut cx = Context::new(1);
 /// cx.mutate(&mut ());
 /// assert!(cx.trace().is_empty());

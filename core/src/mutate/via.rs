@@ -36,7 +36,7 @@ macro_rules! via {
             <$repr as $crate::Mutate>::fingerprint(fingerprint);
         }
 
-        fn visit_structure(&self, structure: &mut $crate::feedback::structure::Structure<'_>) {
+        fn visit_structure(&self, structure: &mut $crate::structure::Structure<'_>) {
             $crate::Mutate::visit_structure(&$to(self), structure);
         }
 

@@ -39,7 +39,7 @@
 //! [`Hop`] while it is down there ([`UndoLog::enter`]): the container's address and how to get
 //! a pointer into what it owns from a pointer to the container. The undo replays a record's hops
 //! from the root, each through a fresh reborrow of the container, then writes through the
-//! pointer it arrived with. `cargo +nightly miri test -p typefuzz-engine --lib undo` checks it
+//! pointer it arrived with. `cargo +nightly miri test -p typefuzz-core --lib undo` checks it
 //! under Stacked Borrows, and with `MIRIFLAGS=-Zmiri-tree-borrows` under Tree Borrows.
 
 use core::alloc::Layout;

@@ -5,7 +5,7 @@
 //! round-trips NaN payloads exactly).
 //!
 //! ```
-//! use typefuzz_engine::{codec, Context, Mutate};
+//! use typefuzz_core::{codec, Context, Mutate};
 //! let mut cx = Context::new(3);
 //! let mut x = 2.5f64;
 //! cx.mutate(&mut x);
@@ -24,8 +24,8 @@
 //! [`shrink`](crate::Mutate::shrink) only returns candidates with a smaller key.
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::structure::{mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::structure::{mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 macro_rules! float_impls {

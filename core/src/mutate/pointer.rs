@@ -8,10 +8,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
 use crate::mutate::undo::{enter_box, Hop};
+use crate::structure::Structure;
 use crate::{Context, Mutate};
 
 /// Appends each of `candidates` to `out`, in order, wrapped by `wrap` (`Box::new`, `Some`, ...):
@@ -45,7 +45,7 @@ pub(super) fn shrink_wrapped<T: Mutate, P>(
 /// Delegates every operation to the boxed value.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(1);
 /// let mut b = Box::new(7u8);
 /// cx.mutate(&mut b);
@@ -111,7 +111,7 @@ impl<T: Mutate> Mutate for Box<T> {
 ///
 /// ```
 /// use std::rc::Rc;
-/// use typefuzz_engine::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 /// let mut cx = Context::new(1);
 /// let original = Rc::new(String::from("abc"));
 /// let mut copy = Rc::clone(&original);
@@ -158,7 +158,7 @@ impl<T: Mutate> Mutate for Rc<T> {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(1);
 /// let mut shared = Arc::new(-5i64);
 /// cx.mutate(&mut shared);

@@ -1,4 +1,4 @@
-//! Artifacts: the files the engine leaves behind — regression files (failing inputs replayed
+//! Files: what the engine leaves on disk — regression files (failing inputs replayed
 //! first on every run), corpus entries, and `hang-<sha1>` inputs — with atomic writes.
 //!
 //! Every on-disk input is the value's [codec](crate::codec) bytes. Regression files wrap them in

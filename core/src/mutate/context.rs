@@ -11,7 +11,7 @@ use super::Operator;
 /// constructor grow only maps to variants whose fields are a superset of the current ones.
 ///
 /// ```
-/// use typefuzz::Operators;
+/// use typefuzz_core::Operators;
 /// let no_grow = Operators { grow: 0, ..Operators::default() };
 /// assert!(no_grow.recursive > 0);
 /// assert!(Operators::fuzzchick().faithful);
@@ -31,7 +31,7 @@ pub struct Operators {
     /// FuzzChick-faithful candidate selection (see the type's docs). Default `false`.
     pub faithful: bool,
     /// Input-to-state mutation: a seed whose run logged comparisons first tries writing their
-    /// operands into its typed leaves ([`feedback::cmplog`](crate::feedback::cmplog)). Default
+    /// operands into its typed leaves ([`leaves`](crate::leaves)). Default
     /// `true`; `false` in [`fuzzchick`](Operators::fuzzchick).
     pub cmplog: bool,
 }
@@ -55,7 +55,7 @@ impl Operators {
     /// grow restricted to superset mappings, no regeneration.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Operators::fuzzchick().regenerate, 0);
+    /// assert_eq!(typefuzz_core::Operators::fuzzchick().regenerate, 0);
     /// ```
     pub fn fuzzchick() -> Self {
         Operators {
@@ -95,7 +95,7 @@ fn too_deep() -> ! {
 /// more than `n` levels below the point being mutated.
 ///
 /// ```
-/// use typefuzz::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 /// let mut cx = Context::new(42).with_max_size(8);
 /// let v: Vec<u8> = cx.generate();
 /// assert!(v.len() <= 8);
@@ -112,6 +112,8 @@ pub struct Context {
     pub(crate) undo: super::undo::UndoLog,
     /// Armed by constructor grow's wrap (see [`Hole`]).
     hole: Option<Hole>,
+    /// Run-scoped values for mutators (see [`set_extension`](Self::set_extension)).
+    extensions: super::extensions::Extensions,
 }
 
 /// What the engine learns of the first [`Context::generate`] call after it armed the probe
@@ -125,16 +127,17 @@ struct Probe {
 }
 
 /// One top-level [`Context::generate`] call, as [`Context::watched_generation`] reports it.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Generation {
+pub struct Generation {
     /// The random state before and after the call.
-    pub(crate) start: u64,
-    pub(crate) end: u64,
-    pub(crate) size: usize,
+    pub start: u64,
+    pub end: u64,
+    pub size: usize,
     /// `std::any::type_name` of the generated type.
-    pub(crate) type_name: &'static str,
+    pub type_name: &'static str,
     /// [`ValueHasher::of`](crate::mutate::ValueHasher::of) the value it returned.
-    pub(crate) hash: Option<u64>,
+    pub hash: Option<u64>,
 }
 
 /// A wrapper being generated around a value (`derive_support::wrap`): the wrapper's `Box<Self>`
@@ -159,8 +162,8 @@ impl Context {
     /// A context seeded with `seed`, at size and maximum size [`Self::DEFAULT_MAX_SIZE`].
     ///
     /// ```
-    /// let a: u64 = typefuzz::Context::new(1).generate();
-    /// let b: u64 = typefuzz::Context::new(1).generate();
+    /// let a: u64 = typefuzz_core::Context::new(1).generate();
+    /// let b: u64 = typefuzz_core::Context::new(1).generate();
     /// assert_eq!(a, b);
     /// ```
     pub fn new(seed: u64) -> Self {
@@ -174,13 +177,14 @@ impl Context {
             probe: Probe::default(),
             undo: super::undo::UndoLog::default(),
             hole: None,
+            extensions: Default::default(),
         }
     }
 
     /// Sets the maximum size (and the current size) and returns the context.
     ///
     /// ```
-    /// let cx = typefuzz::Context::new(1).with_max_size(4);
+    /// let cx = typefuzz_core::Context::new(1).with_max_size(4);
     /// assert_eq!(cx.max_size(), 4);
     /// ```
     pub fn with_max_size(mut self, max_size: usize) -> Self {
@@ -192,7 +196,7 @@ impl Context {
     /// Sets the operator weights and returns the context.
     ///
     /// ```
-    /// let cx = typefuzz::Context::new(1).with_operators(typefuzz::Operators::fuzzchick());
+    /// let cx = typefuzz_core::Context::new(1).with_operators(typefuzz_core::Operators::fuzzchick());
     /// assert!(cx.operators().faithful);
     /// ```
     pub fn with_operators(mut self, operators: Operators) -> Self {
@@ -203,7 +207,7 @@ impl Context {
     /// Generates a value at the current size.
     ///
     /// ```
-    /// let flag: bool = typefuzz::Context::new(3).generate();
+    /// let flag: bool = typefuzz_core::Context::new(3).generate();
     /// # let _ = flag;
     /// ```
     #[inline]
@@ -233,7 +237,8 @@ impl Context {
 
     /// Arms the probe: the next [`generate`](Self::generate) call is recorded, for
     /// [`watched_generation`](Self::watched_generation).
-    pub(crate) fn watch_generation(&mut self) {
+    #[doc(hidden)]
+    pub fn watch_generation(&mut self) {
         self.probe = Probe {
             armed: true,
             seen: None,
@@ -242,14 +247,15 @@ impl Context {
 
     /// The call recorded since [`watch_generation`](Self::watch_generation), if any; disarms
     /// the probe.
-    pub(crate) fn watched_generation(&mut self) -> Option<Generation> {
+    #[doc(hidden)]
+    pub fn watched_generation(&mut self) -> Option<Generation> {
         core::mem::take(&mut self.probe).seen
     }
 
     /// Generates a value at size `size` (restoring the current size afterwards).
     ///
     /// ```
-    /// let v: Vec<u8> = typefuzz::Context::new(3).generate_sized(0);
+    /// let v: Vec<u8> = typefuzz_core::Context::new(3).generate_sized(0);
     /// assert!(v.is_empty());
     /// ```
     #[inline]
@@ -265,7 +271,7 @@ impl Context {
     /// size budget, and returns the operators applied, outermost first.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(5);
+    /// let mut cx = typefuzz_core::Context::new(5);
     /// let mut x = 10u32;
     /// let ops = cx.mutate(&mut x).to_vec();
     /// assert_eq!(ops.len(), 1);
@@ -283,7 +289,8 @@ impl Context {
     /// [`mutate`](Self::mutate) through
     /// [`Mutate::mutate_undoable`](crate::Mutate::mutate_undoable), recording what changes in
     /// the undo log the engine [started](Self::start_undo).
-    pub(crate) fn mutate_undoable<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
+    #[doc(hidden)]
+    pub fn mutate_undoable<T: crate::Mutate>(&mut self, value: &mut T) -> &[Operator] {
         self.trace.clear();
         self.depth = 0;
         self.size = self.max_size;
@@ -296,7 +303,8 @@ impl Context {
     /// Starts recording saves ([`save`](Self::save)) in the undo log (debug builds: in the
     /// caller's frame, see [`UndoLog::start`](super::undo::UndoLog::start)).
     #[cfg_attr(debug_assertions, inline(always))]
-    pub(crate) fn start_undo(&mut self) {
+    #[doc(hidden)]
+    pub fn start_undo(&mut self) {
         self.undo.start();
     }
 
@@ -306,7 +314,8 @@ impl Context {
     /// # Safety
     /// `value` must be the value mutated since `start_undo`, not moved or changed other than by
     /// the mutation since (see `mutate/undo.rs`).
-    pub(crate) unsafe fn undo<T>(&mut self, value: &mut T) {
+    #[doc(hidden)]
+    pub unsafe fn undo<T>(&mut self, value: &mut T) {
         // SAFETY: the caller's.
         unsafe { self.undo.undo(value) }
     }
@@ -345,9 +354,10 @@ impl Context {
 
     /// Where the mutation since [`start_undo`](Self::start_undo) changed the value (see
     /// [`UndoLog::changed`](super::undo::UndoLog::changed)).
-    pub(crate) fn changed(&self) -> Option<crate::feedback::structure::Focus<'_>> {
+    #[doc(hidden)]
+    pub fn changed(&self) -> Option<crate::structure::Focus<'_>> {
         let path = self.undo.changed()?;
-        Some(crate::feedback::structure::Focus {
+        Some(crate::structure::Focus {
             path,
             elements: self.undo.changed_elements(),
         })
@@ -356,7 +366,7 @@ impl Context {
     /// The random number generator.
     ///
     /// ```
-    /// let x = typefuzz::Context::new(9).rng().u8(..);
+    /// let x = typefuzz_core::Context::new(9).rng().u8(..);
     /// # let _ = x;
     /// ```
     #[inline]
@@ -367,7 +377,7 @@ impl Context {
     /// A uniform index in `0..n`; `n` must be positive.
     ///
     /// ```
-    /// assert!(typefuzz::Context::new(1).below(3) < 3);
+    /// assert!(typefuzz_core::Context::new(1).below(3) < 3);
     /// ```
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
@@ -378,7 +388,7 @@ impl Context {
     /// `true` with probability `numerator / denominator`.
     ///
     /// ```
-    /// assert!(typefuzz::Context::new(1).chance(1, 1));
+    /// assert!(typefuzz_core::Context::new(1).chance(1, 1));
     /// ```
     #[inline]
     pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
@@ -388,7 +398,7 @@ impl Context {
     /// Picks an index with probability proportional to its weight; `None` if all are 0.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).weighted(&[0, 5, 0]), Some(1));
+    /// assert_eq!(typefuzz_core::Context::new(1).weighted(&[0, 5, 0]), Some(1));
     /// ```
     #[inline]
     pub fn weighted(&mut self, weights: &[u32]) -> Option<usize> {
@@ -410,7 +420,7 @@ impl Context {
     /// The current size budget.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).with_max_size(5).size(), 5);
+    /// assert_eq!(typefuzz_core::Context::new(1).with_max_size(5).size(), 5);
     /// ```
     #[inline]
     pub fn size(&self) -> usize {
@@ -420,7 +430,7 @@ impl Context {
     /// The maximum size, the budget a top-level mutation starts with.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).max_size(), typefuzz::Context::DEFAULT_MAX_SIZE);
+    /// assert_eq!(typefuzz_core::Context::new(1).max_size(), typefuzz_core::Context::DEFAULT_MAX_SIZE);
     /// ```
     #[inline]
     pub fn max_size(&self) -> usize {
@@ -430,7 +440,7 @@ impl Context {
     /// Sets the current size budget.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// cx.set_size(3);
     /// assert_eq!(cx.size(), 3);
     /// ```
@@ -442,7 +452,7 @@ impl Context {
     /// How many nested values the current call is inside.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Context::new(1).depth(), 0);
+    /// assert_eq!(typefuzz_core::Context::new(1).depth(), 0);
     /// ```
     #[inline]
     pub fn depth(&self) -> usize {
@@ -452,9 +462,9 @@ impl Context {
     /// Runs `f` at size `size`, then restores the current size.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// assert_eq!(cx.with_size(2, |cx| cx.size()), 2);
-    /// assert_eq!(cx.size(), typefuzz::Context::DEFAULT_MAX_SIZE);
+    /// assert_eq!(cx.size(), typefuzz_core::Context::DEFAULT_MAX_SIZE);
     /// ```
     #[inline]
     pub fn with_size<R>(&mut self, size: usize, f: impl FnOnce(&mut Self) -> R) -> R {
@@ -473,7 +483,7 @@ impl Context {
     /// value of a type in the same cycle has no finite value.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// assert_eq!(cx.descend(0, |cx| cx.depth()), 1);
     /// ```
     #[inline]
@@ -538,7 +548,7 @@ impl Context {
     /// The operator weights.
     ///
     /// ```
-    /// assert!(!typefuzz::Context::new(1).operators().faithful);
+    /// assert!(!typefuzz_core::Context::new(1).operators().faithful);
     /// ```
     #[inline]
     pub fn operators(&self) -> &Operators {
@@ -548,7 +558,7 @@ impl Context {
     /// Mutable access to the operator weights.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// cx.operators_mut().grow = 0;
     /// assert_eq!(cx.operators().grow, 0);
     /// ```
@@ -559,9 +569,9 @@ impl Context {
     /// Records that `op` was applied; impls call this once per mutation step they take.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
-    /// cx.record(typefuzz::Operator::Custom);
-    /// assert_eq!(cx.trace(), &[typefuzz::Operator::Custom]);
+    /// let mut cx = typefuzz_core::Context::new(1);
+    /// cx.record(typefuzz_core::Operator::Custom);
+    /// assert_eq!(cx.trace(), &[typefuzz_core::Operator::Custom]);
     /// ```
     #[inline]
     pub fn record(&mut self, op: Operator) {
@@ -575,7 +585,7 @@ impl Context {
     /// [`mutate`](Context::mutate), outermost first.
     ///
     /// ```
-    /// assert!(typefuzz::Context::new(1).trace().is_empty());
+    /// assert!(typefuzz_core::Context::new(1).trace().is_empty());
     /// ```
     pub fn trace(&self) -> &[Operator] {
         &self.trace
@@ -584,8 +594,8 @@ impl Context {
     /// Forgets the recorded operators.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
-    /// cx.record(typefuzz::Operator::Custom);
+    /// let mut cx = typefuzz_core::Context::new(1);
+    /// cx.record(typefuzz_core::Operator::Custom);
     /// cx.clear_trace();
     /// assert!(cx.trace().is_empty());
     /// ```
@@ -593,10 +603,108 @@ impl Context {
         self.trace.clear();
     }
 
+    /// Sets the context's run-scoped value of type `T` (at most one per type), replacing and
+    /// returning any earlier one. This is how an adapter hands its types' mutators what the run
+    /// knows and a value does not (a pool of donor values, a model, a generator size): set it
+    /// on the context the run mutates with, read it in `Mutate::generate`, `mutate` or `shrink`
+    /// with [`extension`](Self::extension). Cloning the context clones its extensions; an impl
+    /// must work without one (a context a user made, a regression replay), usually by falling
+    /// back to a default.
+    ///
+    /// ```
+    /// use typefuzz_core::{Context, Mutate};
+    ///
+    /// /// The run's generator size, as an adapter would set it.
+    /// #[derive(Clone)]
+    /// struct RunSize(usize);
+    ///
+    /// #[derive(Clone, Debug)]
+    /// struct Sized(Vec<u8>);
+    ///
+    /// impl Mutate for Sized {
+    ///     fn generate(cx: &mut Context) -> Self {
+    ///         let size = cx.extension::<RunSize>().map_or(4, |size| size.0);
+    ///         Sized((0..size).map(|_| cx.generate()).collect())
+    ///     }
+    ///     fn mutate(&mut self, cx: &mut Context) {
+    ///         self.0.mutate(cx);
+    ///     }
+    ///     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
+    ///         self.0.shrink(cx).into_iter().map(Sized).collect()
+    ///     }
+    ///     fn encode(&self, out: &mut typefuzz_core::codec::Encoder) {
+    ///         self.0.encode(out);
+    ///     }
+    ///     fn decode(input: &mut typefuzz_core::codec::Decoder<'_>) -> Self {
+    ///         Sized(Vec::decode(input))
+    ///     }
+    ///     fn fingerprint(fingerprint: &mut typefuzz_core::fingerprint::Fingerprint) {
+    ///         fingerprint.name("Sized");
+    ///     }
+    /// }
+    ///
+    /// let mut cx = Context::new(1);
+    /// assert_eq!(Sized::generate(&mut cx).0.len(), 4, "no extension: the default");
+    /// cx.set_extension(RunSize(9));
+    /// assert_eq!(Sized::generate(&mut cx).0.len(), 9);
+    /// ```
+    pub fn set_extension<T: core::any::Any + Clone>(&mut self, value: T) -> Option<T> {
+        self.extensions.set(value)
+    }
+
+    /// [`set_extension`](Self::set_extension), returning the context.
+    ///
+    /// ```
+    /// let cx = typefuzz_core::Context::new(1).with_extension(7u32);
+    /// assert_eq!(cx.extension::<u32>(), Some(&7));
+    /// ```
+    pub fn with_extension<T: core::any::Any + Clone>(mut self, value: T) -> Self {
+        self.set_extension(value);
+        self
+    }
+
+    /// The context's value of type `T`, if one was set (see
+    /// [`set_extension`](Self::set_extension)).
+    ///
+    /// ```
+    /// let mut cx = typefuzz_core::Context::new(1);
+    /// assert_eq!(cx.extension::<String>(), None);
+    /// cx.set_extension(String::from("model"));
+    /// assert_eq!(cx.extension::<String>().map(String::as_str), Some("model"));
+    /// ```
+    pub fn extension<T: core::any::Any>(&self) -> Option<&T> {
+        self.extensions.get()
+    }
+
+    /// The context's value of type `T` to change in place (a pool a mutator draws from and
+    /// adds to), if one was set.
+    ///
+    /// ```
+    /// let mut cx = typefuzz_core::Context::new(1).with_extension(vec![1u8]);
+    /// if let Some(pool) = cx.extension_mut::<Vec<u8>>() {
+    ///     pool.push(2);
+    /// }
+    /// assert_eq!(cx.extension::<Vec<u8>>(), Some(&vec![1, 2]));
+    /// ```
+    pub fn extension_mut<T: core::any::Any>(&mut self) -> Option<&mut T> {
+        self.extensions.get_mut()
+    }
+
+    /// Takes the context's value of type `T` out of it, if one was set.
+    ///
+    /// ```
+    /// let mut cx = typefuzz_core::Context::new(1).with_extension(3u8);
+    /// assert_eq!(cx.remove_extension::<u8>(), Some(3));
+    /// assert_eq!(cx.extension::<u8>(), None);
+    /// ```
+    pub fn remove_extension<T: core::any::Any>(&mut self) -> Option<T> {
+        self.extensions.remove()
+    }
+
     /// Reseeds the random number generator.
     ///
     /// ```
-    /// let mut cx = typefuzz::Context::new(1);
+    /// let mut cx = typefuzz_core::Context::new(1);
     /// cx.reseed(2);
     /// ```
     pub fn reseed(&mut self, seed: u64) {

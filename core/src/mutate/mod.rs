@@ -6,6 +6,7 @@
 //! contract and the impls for the standard library's types (one file per type family).
 
 mod context;
+mod extensions;
 mod hash;
 mod operator;
 pub(crate) mod undo;
@@ -31,14 +32,15 @@ mod text;
 mod time;
 mod via;
 
+pub use crate::byte_hash::hash_bytes;
 pub use context::{Context, Operators};
 pub use hash::ValueHasher;
 pub use operator::Operator;
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::Structure;
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::Structure;
 
 /// A type whose values typefuzz can generate, mutate, shrink and (de)serialize.
 ///
@@ -72,9 +74,10 @@ use crate::fingerprint::Fingerprint;
 /// # Example
 ///
 /// ```
-/// use typefuzz::{Context, Mutate};
+/// use typefuzz_core::{Context, Mutate};
 ///
-/// #[derive(Clone, Debug, PartialEq, Mutate)]
+/// #[derive(Clone, Debug, PartialEq, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum Tree {
 ///     Leaf(u8),
 ///     Node(Box<Tree>, Box<Tree>),
@@ -84,8 +87,8 @@ use crate::fingerprint::Fingerprint;
 /// let mut tree = Tree::generate(&mut cx);
 /// tree.mutate(&mut cx);
 /// assert!(!cx.trace().is_empty()); // the operators that were applied
-/// let bytes = typefuzz::codec::to_bytes(&tree);
-/// assert_eq!(typefuzz::codec::from_bytes::<Tree>(&bytes), tree);
+/// let bytes = typefuzz_core::codec::to_bytes(&tree);
+/// assert_eq!(typefuzz_core::codec::from_bytes::<Tree>(&bytes), tree);
 /// ```
 pub trait Mutate: Clone + Sized {
     /// Generates a fresh value whose size is bounded by `cx.size()`.
@@ -111,7 +114,7 @@ pub trait Mutate: Clone + Sized {
     /// `mutate_undoable`, which logs the way back in for the undo (see `mutate/undo.rs`).
     ///
     /// ```
-    /// use typefuzz::{Context, Mutate};
+    /// use typefuzz_core::{Context, Mutate};
     /// let (mut a, mut b) = (vec![1u8, 2, 3], vec![1u8, 2, 3]);
     /// let (mut cx, mut same) = (Context::new(5), Context::new(5));
     /// a.mutate(&mut cx);
@@ -143,7 +146,7 @@ pub trait Mutate: Clone + Sized {
     /// the two must agree.
     ///
     /// ```
-    /// use typefuzz::Mutate;
+    /// use typefuzz_core::Mutate;
     /// let tree = vec![Some(Box::new(3u8)), None];
     /// assert_eq!(tree.duplicate(), tree.clone());
     /// ```
@@ -156,7 +159,7 @@ pub trait Mutate: Clone + Sized {
     /// slice at once.
     ///
     /// ```
-    /// use typefuzz::Mutate;
+    /// use typefuzz_core::Mutate;
     /// assert_eq!(u16::duplicate_slice(&[1, 2, 3]), [1, 2, 3]);
     /// assert_eq!(String::duplicate_slice(&["a".into()]), ["a"]);
     /// ```
@@ -181,8 +184,8 @@ pub trait Mutate: Clone + Sized {
     /// override it.
     ///
     /// ```
-    /// use typefuzz::fingerprint::{of, Fingerprint};
-    /// use typefuzz::Mutate;
+    /// use typefuzz_core::fingerprint::{of, Fingerprint};
+    /// use typefuzz_core::Mutate;
     /// let mut f = Fingerprint::new();
     /// <Vec<u8>>::fingerprint(&mut f);
     /// assert_eq!(f.finish(), of::<Vec<u8>>());
@@ -205,14 +208,14 @@ pub trait Mutate: Clone + Sized {
 
     /// Reports the shape of `self` to the structure feedback: the constructor (or value class)
     /// of each node with [`Structure::node`] and each child with [`Structure::child`]. See
-    /// [`feedback::structure`](crate::feedback::structure) for what the features are.
+    /// [`structure`](crate::structure) for what the features are.
     ///
     /// The default reports nothing, which is always correct (such values only give the
     /// structure feedback nothing to go on); `#[derive(Mutate)]` and the standard types
     /// override it.
     ///
     /// ```
-    /// use typefuzz::{Mutate, feedback::structure::Structure};
+    /// use typefuzz_core::{Mutate, structure::Structure};
     /// let mut map = vec![0u64; Structure::MAP_WORDS];
     /// let mut structure = Structure::new(&mut map);
     /// Some(u8::MAX).visit_structure(&mut structure);
@@ -224,7 +227,7 @@ pub trait Mutate: Clone + Sized {
 
     /// Reports the typed leaves of `self` — integers, `char`s, `bool`s, collection lengths,
     /// enum variants and strings — in a fixed order to the input-to-state feedback, and writes
-    /// the replacement a leaf method returns (see [`feedback::cmplog`](crate::feedback::cmplog)).
+    /// the replacement a leaf method returns (see [`leaves`](crate::leaves)).
     /// After a replacement (`leaves.is_done()`), stop visiting.
     ///
     /// The default reports nothing, which is always correct (the comparisons the property makes
@@ -232,7 +235,7 @@ pub trait Mutate: Clone + Sized {
     /// override it.
     ///
     /// ```
-    /// use typefuzz::feedback::cmplog::{candidates, Log, Replacement};
+    /// use typefuzz_core::leaves::{candidates, Log, Replacement};
     /// // The property compared 300 with 7 (say `x == 7`): the leaf holding 300 may become 7.
     /// let log = Log::from_pairs(&[(300, 7, 2)]);
     /// let found = candidates(&mut Some(300u16), &log);
@@ -243,18 +246,18 @@ pub trait Mutate: Clone + Sized {
     }
 
     /// Folds the exact contents of `self` into `hasher`: what the engine counts distinct valid
-    /// inputs by ([`Stats::unique_valid`](crate::Stats::unique_valid)), on every valid test.
+    /// inputs by (the engine's `Stats::unique_valid`), on every valid test.
     /// Equal values must hash equally, and values that differ should differ somewhere in what
     /// they write (lengths before elements, variant indices before fields).
     ///
     /// The default folds in the value's structure walk's
-    /// [`fingerprint`](crate::feedback::structure::Structure::fingerprint)
+    /// [`fingerprint`](crate::structure::Structure::fingerprint)
     /// ([`ValueHasher::walk`]): correct, and opaque when
     /// [`visit_structure`](Mutate::visit_structure) reports nothing, but several times slower
     /// than writing the leaves; `#[derive(Mutate)]` and the standard types override it.
     ///
     /// ```
-    /// use typefuzz::{Mutate, mutate::ValueHasher};
+    /// use typefuzz_core::{Mutate, mutate::ValueHasher};
     /// let mut hasher = ValueHasher::new();
     /// (7u8, Some('x')).hash_value(&mut hasher);
     /// assert_eq!(hasher.finish(), ValueHasher::of(&(7u8, Some('x'))));
@@ -271,7 +274,7 @@ pub trait Mutate: Clone + Sized {
     /// does the same).
     ///
     /// ```
-    /// use typefuzz::{Mutate, mutate::ValueHasher};
+    /// use typefuzz_core::{Mutate, mutate::ValueHasher};
     /// let hash = |items: &[u8]| {
     ///     let mut hasher = ValueHasher::new();
     ///     u8::hash_slice(items, &mut hasher);

@@ -13,9 +13,9 @@ use super::vec::{
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{length_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// Byte offset of character number `index` (the string's length for `index == chars`).
@@ -45,7 +45,7 @@ fn replace_char(s: &mut String, at: usize, old: char, c: char) {
 /// lossy (invalid UTF-8 becomes U+FFFD), so every byte string decodes.
 ///
 /// ```
-/// use typefuzz_engine::{codec, Context, Mutate};
+/// use typefuzz_core::{codec, Context, Mutate};
 /// let mut cx = Context::new(5).with_max_size(10);
 /// let mut s: String = cx.generate();
 /// assert!(s.chars().count() <= 10);

@@ -13,7 +13,7 @@
 //! described with a back-reference where a type occurs inside itself, so describing them ends.
 //!
 //! ```
-//! use typefuzz::fingerprint::of;
+//! use typefuzz_core::fingerprint::of;
 //! assert_eq!(of::<Vec<u8>>(), of::<Vec<u8>>());
 //! assert_ne!(of::<Vec<u8>>(), of::<Vec<u16>>());
 //! assert_ne!(of::<(u8, bool)>(), of::<(bool, u8)>());
@@ -29,10 +29,11 @@ const MAX_NESTING: usize = 64;
 /// The fingerprint of `T`'s shape.
 ///
 /// ```
-/// #[derive(Clone, Debug, typefuzz::Mutate)]
+/// #[derive(Clone, Debug, typefuzz_derive::Mutate)]
+/// #[mutate(crate = "typefuzz_core")]
 /// enum List { Nil, Cons(u8, Box<List>) }
-/// let fingerprint = typefuzz::fingerprint::of::<List>();
-/// assert_eq!(fingerprint, typefuzz::fingerprint::of::<List>());
+/// let fingerprint = typefuzz_core::fingerprint::of::<List>();
+/// assert_eq!(fingerprint, typefuzz_core::fingerprint::of::<List>());
 /// ```
 pub fn of<T: Mutate>() -> u64 {
     let mut fingerprint = Fingerprint::new();
@@ -48,7 +49,7 @@ pub fn of<T: Mutate>() -> u64 {
 /// recursion of recursive types.
 ///
 /// ```
-/// use typefuzz::fingerprint::Fingerprint;
+/// use typefuzz_core::fingerprint::Fingerprint;
 /// let mut a = Fingerprint::new();
 /// a.name("Vec");
 /// let mut b = Fingerprint::new();
@@ -68,9 +69,10 @@ pub struct Fingerprint {
 
 /// Whether mutating a `T` depends only on the value and the [`Context`](crate::Context): false
 /// when it contains a part whose iteration order differs between equal values (`HashMap`,
-/// `HashSet` with a random hasher), which the engine's mutant recipes (see `fuzzer/artifacts.rs`)
+/// `HashSet` with a random hasher), which the engine's mutant recipes (see `engine/src/fuzzer/artifacts.rs`)
 /// cannot rebuild.
-pub(crate) fn mutation_is_replayable<T: Mutate>() -> bool {
+#[doc(hidden)]
+pub fn mutation_is_replayable<T: Mutate>() -> bool {
     let mut fingerprint = Fingerprint::new();
     T::fingerprint(&mut fingerprint);
     !fingerprint.order_dependent
@@ -89,7 +91,7 @@ impl Fingerprint {
     /// An empty fingerprint.
     ///
     /// ```
-    /// let empty = typefuzz::fingerprint::Fingerprint::new().finish();
+    /// let empty = typefuzz_core::fingerprint::Fingerprint::new().finish();
     /// # let _ = empty;
     /// ```
     pub fn new() -> Self {
@@ -121,7 +123,7 @@ impl Fingerprint {
     /// `("ab", "c")` and `("a", "bc")` differ.
     ///
     /// ```
-    /// use typefuzz::fingerprint::Fingerprint;
+    /// use typefuzz_core::fingerprint::Fingerprint;
     /// let digest = |parts: &[&str]| {
     ///     let mut f = Fingerprint::new();
     ///     parts.iter().for_each(|p| f.name(p));
@@ -137,7 +139,7 @@ impl Fingerprint {
     /// Adds a number (an array length, a count of fields).
     ///
     /// ```
-    /// use typefuzz::fingerprint::Fingerprint;
+    /// use typefuzz_core::fingerprint::Fingerprint;
     /// let mut f = Fingerprint::new();
     /// f.number(3);
     /// assert_ne!(f.finish(), Fingerprint::new().finish());
@@ -152,7 +154,7 @@ impl Fingerprint {
     /// recursive types. Past a nesting of 64 named types the description is cut off.
     ///
     /// ```
-    /// use typefuzz::fingerprint::Fingerprint;
+    /// use typefuzz_core::fingerprint::Fingerprint;
     /// struct Loop;
     /// fn describe(f: &mut Fingerprint) {
     ///     f.nominal::<Loop>("Loop", describe); // would recurse forever without the back-reference
@@ -175,7 +177,7 @@ impl Fingerprint {
     /// and returns `false` when it is being described further out (or nested too deep).
     ///
     /// ```
-    /// use typefuzz::fingerprint::Fingerprint;
+    /// use typefuzz_core::fingerprint::Fingerprint;
     /// let mut f = Fingerprint::new();
     /// assert!(f.enter_nominal("my::Type", "Type"));
     /// assert!(!f.enter_nominal("my::Type", "Type")); // inside itself: a back-reference
@@ -200,7 +202,7 @@ impl Fingerprint {
     /// Ends the description [`enter_nominal`](Self::enter_nominal) began.
     ///
     /// ```
-    /// let mut f = typefuzz::fingerprint::Fingerprint::new();
+    /// let mut f = typefuzz_core::fingerprint::Fingerprint::new();
     /// if f.enter_nominal("my::Unit", "Unit") {
     ///     f.name("struct");
     ///     f.leave_nominal();
@@ -214,7 +216,7 @@ impl Fingerprint {
     /// The digest.
     ///
     /// ```
-    /// let digest = typefuzz::fingerprint::Fingerprint::new().finish();
+    /// let digest = typefuzz_core::fingerprint::Fingerprint::new().finish();
     /// # let _ = digest;
     /// ```
     pub fn finish(&self) -> u64 {

@@ -8,7 +8,7 @@ use core::fmt;
 /// collection mutators of the standard library impls.
 ///
 /// ```
-/// use typefuzz::Operator;
+/// use typefuzz_core::Operator;
 /// assert_eq!(Operator::Subterm.name(), "subterm");
 /// assert_eq!(Operator::ALL.len(), Operator::COUNT);
 /// ```
@@ -53,7 +53,7 @@ pub enum Operator {
     /// A user-supplied mutator (`#[mutate(with = ...)]` or a hand-written impl).
     Custom,
     /// Input-to-state: a typed leaf takes the other operand of a comparison it fed
-    /// ([`feedback::cmplog`](crate::feedback::cmplog)).
+    /// ([`leaves`](crate::leaves)).
     CmpLog,
     /// Make the value a same-type field of a fresh value (subterm's inverse: `x -> Add(x, y)`),
     /// the other fields about the value's size, so mutants keep their seeds' size on average.
@@ -98,7 +98,7 @@ impl Operator {
     /// A short stable name (`"subterm"`, `"bit-flip"`, ...), used in reports and CSV output.
     ///
     /// ```
-    /// assert_eq!(typefuzz::Operator::ConstructorGrow.name(), "grow");
+    /// assert_eq!(typefuzz_core::Operator::ConstructorGrow.name(), "grow");
     /// ```
     pub fn name(self) -> &'static str {
         match self {

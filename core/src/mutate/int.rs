@@ -12,7 +12,7 @@
 //! The codec is fixed-width little-endian; `usize` and `isize` use 8 bytes on every platform.
 //!
 //! ```
-//! use typefuzz_engine::{codec, Context, Mutate, Operator};
+//! use typefuzz_core::{codec, Context, Mutate, Operator};
 //! let mut cx = Context::new(1);
 //! let mut x = 100i32;
 //! let op = cx.mutate(&mut x)[0];
@@ -25,9 +25,9 @@
 //! ```
 
 use crate::codec::{Decoder, Encoder};
-use crate::feedback::cmplog::Leaves;
-use crate::feedback::structure::{integer_class, mix, token, Structure};
 use crate::fingerprint::Fingerprint;
+use crate::leaves::Leaves;
+use crate::structure::{integer_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
 
 /// AFL's interesting magnitudes (boundaries of the usual integer widths and a few round numbers),

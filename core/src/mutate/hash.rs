@@ -1,5 +1,5 @@
 //! [`ValueHasher`]: a 64-bit hash of a value's exact contents, by one pass over it, which the
-//! engine counts distinct inputs by ([`Stats::unique_valid`](crate::Stats::unique_valid)).
+//! engine counts distinct inputs by (`Stats::unique_valid`).
 //!
 //! Counting distinct inputs runs on every valid test, so it must cost far less than the test.
 //! The structure walk ([`Mutate::visit_structure`]) can fold a value into a fingerprint too, but
@@ -9,7 +9,8 @@
 //! benchmark's machines, terms and trees), so the walk can run on a sample of the inputs while
 //! every input is still counted.
 
-use crate::feedback::structure::{mix, Structure};
+use crate::byte_hash::hash_bytes;
+use crate::structure::{mix, Structure};
 use crate::Mutate;
 
 /// Where a hash starts (the first digits of pi's fractional part, as `structure`'s root).
@@ -25,7 +26,7 @@ const START: u64 = 0x243F_6A88_85A3_08D3;
 /// index, then its fields), and the standard types write their bits, lengths and elements.
 ///
 /// ```
-/// use typefuzz::mutate::ValueHasher;
+/// use typefuzz_core::mutate::ValueHasher;
 /// assert_eq!(ValueHasher::of(&vec![1u8, 2]), ValueHasher::of(&vec![1u8, 2]));
 /// assert_ne!(ValueHasher::of(&vec![1u8, 2]), ValueHasher::of(&vec![2u8, 1]));
 /// // Lengths are part of the hash: nesting cannot be confused.
@@ -47,7 +48,7 @@ impl ValueHasher {
     /// An empty hash.
     ///
     /// ```
-    /// let hasher = typefuzz::mutate::ValueHasher::new();
+    /// let hasher = typefuzz_core::mutate::ValueHasher::new();
     /// assert!(hasher.finish().is_some());
     /// ```
     pub fn new() -> Self {
@@ -60,7 +61,7 @@ impl ValueHasher {
     /// The hash of `value` (`None` if some part of it is opaque; see the type's docs).
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// assert_ne!(ValueHasher::of(&Some(0u32)), ValueHasher::of(&None::<u32>));
     /// ```
     pub fn of<T: Mutate>(value: &T) -> Option<u64> {
@@ -72,7 +73,7 @@ impl ValueHasher {
     /// Folds one word in (a leaf's bits, a length, a variant index); order matters.
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// let hash = |words: &[u64]| {
     ///     let mut hasher = ValueHasher::new();
     ///     words.iter().for_each(|&w| hasher.write(w));
@@ -88,7 +89,7 @@ impl ValueHasher {
     /// Folds a byte string in, its length first.
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// let hash = |parts: &[&[u8]]| {
     ///     let mut hasher = ValueHasher::new();
     ///     parts.iter().for_each(|p| hasher.write_bytes(p));
@@ -98,14 +99,14 @@ impl ValueHasher {
     /// ```
     #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
-        self.write(crate::stats::hash_bytes(bytes));
+        self.write(hash_bytes(bytes));
     }
 
     /// Marks the value as impossible to hash whole: [`finish`](Self::finish) returns `None`
     /// (the engine then counts the value by its codec bytes).
     ///
     /// ```
-    /// let mut hasher = typefuzz::mutate::ValueHasher::new();
+    /// let mut hasher = typefuzz_core::mutate::ValueHasher::new();
     /// hasher.opaque();
     /// assert_eq!(hasher.finish(), None);
     /// ```
@@ -114,12 +115,12 @@ impl ValueHasher {
     }
 
     /// Folds in `value` by its structure walk's
-    /// [`fingerprint`](crate::feedback::structure::Structure::fingerprint) (what the default
+    /// [`fingerprint`](crate::structure::Structure::fingerprint) (what the default
     /// [`Mutate::hash_value`] does), or marks the hash [`opaque`](Self::opaque) when the walk
     /// cannot see the whole value.
     ///
     /// ```
-    /// use typefuzz::mutate::ValueHasher;
+    /// use typefuzz_core::mutate::ValueHasher;
     /// let mut hasher = ValueHasher::new();
     /// hasher.walk(&"text".to_string());
     /// assert!(hasher.finish().is_some());
@@ -135,7 +136,7 @@ impl ValueHasher {
     /// distinct-count estimate needs), or `None` if the value was [`opaque`](Self::opaque).
     ///
     /// ```
-    /// let mut hasher = typefuzz::mutate::ValueHasher::new();
+    /// let mut hasher = typefuzz_core::mutate::ValueHasher::new();
     /// hasher.write(7);
     /// assert!(hasher.finish().is_some());
     /// ```
