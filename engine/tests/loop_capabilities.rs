@@ -72,9 +72,11 @@ fn found_in(schedule: Schedule, property: fn(&Vec<u8>), tests: u64) -> Vec<Optio
         .collect()
 }
 
+/// Half the default schedule's work is fresh generation (which finds `bad!` one in 2^32), so
+/// its mutants get about a third of the tests here.
 #[test]
 fn default_schedule_finds_bad_in_nine_of_ten_seeds() {
-    let results = found_in(Schedule::Default, bad, 100_000);
+    let results = found_in(Schedule::Default, bad, 250_000);
     let found = results.iter().filter(|r| r.is_some()).count();
     assert!(found >= 9, "found in {found}/10 seeds: {results:?}");
 }
