@@ -23,9 +23,10 @@ pub enum Schedule {
     /// Algorithm 3 of the FuzzChick paper, faithfully: the valid queue's head first, then the
     /// discard queue's head alternating with fresh generation, AFL-style energy, discards a third.
     FuzzChick,
-    /// typefuzz's schedule: a pool that is revisited, fresh finds first (LIFO), energy doubled
-    /// for productive seeds, stacked mutations, favour for seeds that found more, and more fresh
-    /// generation when the search is stuck.
+    /// typefuzz's schedule: fresh generation through the user's generator keeps half the
+    /// work (counted by input size, so large mutants cannot crowd it out), and mutation has
+    /// the rest: a pool that is revisited, fresh finds first (LIFO), energy doubled for
+    /// productive seeds, stacked mutations, favour for seeds that found more.
     #[default]
     Default,
     /// Fresh generation only, never mutation: plain QuickCheck/proptest behaviour, the baseline.
@@ -165,7 +166,8 @@ pub struct Config {
     /// The size bound of generation and mutation ([`Context::with_max_size`](crate::Context)).
     /// Fresh generation cycles its size through `0..=max_size`. Default 32. `TYPEFUZZ_MAX_SIZE`.
     pub max_size: usize,
-    /// The seed scheduling policy. Default [`Schedule::Default`].
+    /// The seed scheduling policy. Default [`Schedule::Default`]. `TYPEFUZZ_SCHEDULE` (`default`,
+    /// `fuzzchick` or `generate`).
     pub schedule: Schedule,
     /// The mutation operator weights. Default [`Operators::default`].
     pub operators: Operators,
@@ -465,6 +467,17 @@ impl Config {
         if let Some(v) = read("TYPEFUZZ_SHRINK_STEPS") {
             if let Some(n) = parse_or_warn("TYPEFUZZ_SHRINK_STEPS", &v, parse_u64) {
                 self.shrink_steps = n;
+            }
+        }
+        if let Some(v) = read("TYPEFUZZ_SCHEDULE") {
+            match v.to_ascii_lowercase().as_str() {
+                "default" => self.schedule = Schedule::Default,
+                "fuzzchick" => self.schedule = Schedule::FuzzChick,
+                "generate" => self.schedule = Schedule::Generate,
+                _ => eprintln!(
+                    "typefuzz: ignoring TYPEFUZZ_SCHEDULE={v:?}: expected default, fuzzchick or \
+                     generate"
+                ),
             }
         }
         if let Some(v) = read("TYPEFUZZ_JOBS") {

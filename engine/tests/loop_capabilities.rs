@@ -72,9 +72,11 @@ fn found_in(schedule: Schedule, property: fn(&Vec<u8>), tests: u64) -> Vec<Optio
         .collect()
 }
 
+/// Half the default schedule's work is fresh generation (which finds `bad!` one in 2^32), so
+/// its mutants get about a third of the tests here.
 #[test]
 fn default_schedule_finds_bad_in_nine_of_ten_seeds() {
-    let results = found_in(Schedule::Default, bad, 100_000);
+    let results = found_in(Schedule::Default, bad, 250_000);
     let found = results.iter().filter(|r| r.is_some()).count();
     assert!(found >= 9, "found in {found}/10 seeds: {results:?}");
 }
@@ -188,4 +190,71 @@ fn paired_mutation_climbs_a_relational_precondition() {
     // Without paired mutation: 0 of 10 (every equal pair is a fresh copy, and a copy starting
     // with `bad!` is one in 2^32). With one mutation in 8 paired: 4 of 10.
     assert!(found >= 3, "found in {found}/10 seeds: {results:?}");
+}
+
+/// The user's generator keeps half the default schedule's work, however many seeds mutation
+/// has: with inputs of one size (`[u8; 16]` encodes to 16 bytes whatever its value), half the
+/// tests are fresh. A schedule that let mutation take more (the default used to generate one
+/// test in eight) fails this.
+#[test]
+fn fresh_generation_keeps_half_the_work() {
+    let config = Config::default()
+        .with_seed(5)
+        .with_cases(u64::MAX)
+        .with_max_tests(20_000)
+        .with_progress(false);
+    let report = check(
+        &config,
+        |cx| cx.generate::<[u8; 16]>(),
+        |input: &[u8; 16]| {
+            // Labels on the first bytes keep seeds coming, so mutation always has some.
+            if input[0] == b'x' {
+                cover!("x");
+                if input[1] == b'y' {
+                    cover!("xy");
+                }
+            }
+        },
+    );
+    let stats = report.stats;
+    assert!(stats.seeds_found > 0, "mutation had seeds: {stats:?}");
+    let share = stats.generated as f64 / stats.tests as f64;
+    assert!(
+        (0.45..=0.55).contains(&share),
+        "fresh share of tests {share}: {stats:?}"
+    );
+}
+
+/// Mutants of large seeds cost more than the generator's small values, so they get fewer
+/// tests: the share is of work (input bytes), not of tests. The generator makes vectors of
+/// up to 4 bytes; seeds grow to 64 (a label per length step keeps them), and mutants of those
+/// are charged their size.
+#[test]
+fn large_mutants_do_not_crowd_the_generator_out() {
+    let config = Config::default()
+        .with_seed(9)
+        .with_max_size(64)
+        .with_cases(u64::MAX)
+        .with_max_tests(20_000)
+        .with_progress(false);
+    let report = check(
+        &config,
+        |cx| {
+            let len = cx.below(5);
+            (0..len).map(|_| cx.generate::<u8>()).collect::<Vec<u8>>()
+        },
+        |input: &Vec<u8>| {
+            if input.len() >= 8 {
+                cover!("8");
+            }
+            if input.len() >= 32 {
+                cover!("32");
+            }
+        },
+    );
+    let stats = report.stats;
+    assert!(
+        stats.generated > stats.mutated,
+        "fresh values, the cheaper tests, are the majority: {stats:?}"
+    );
 }

@@ -387,6 +387,11 @@ impl RunArtifacts {
         self.encoded.as_bytes()
     }
 
+    /// The codec size of the last input executed, if the call encoded it (no recipe).
+    pub(crate) fn encoded_len(&self) -> Option<usize> {
+        self.encoded_current.then(|| self.encoded.as_bytes().len())
+    }
+
     fn encode<T: Mutate>(&mut self, input: &T) -> &[u8] {
         self.encoded.clear();
         input.encode(&mut self.encoded);

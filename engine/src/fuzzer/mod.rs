@@ -59,7 +59,7 @@ use crate::codec;
 use crate::corpus::{QueueKind, Seed, SeedId, MAX_LINEAGE};
 use crate::executor::Verdict;
 use crate::feedback::{Feedback, Novelty};
-use crate::schedule::{Pick, Scheduler};
+use crate::schedule::{Pick, Ran, Scheduler};
 use crate::shrink;
 use crate::stats::Tally;
 use crate::workers::{self, Role, Worker};
@@ -412,7 +412,7 @@ where
                 (tested, input)
             },
         );
-        self.settle(input, Some(pick), tested)
+        self.settle(input, Some(pick), tested, None)
     }
 
     /// Runs the property on `input` and feeds the outcome to the statistics, the feedback and
@@ -427,8 +427,25 @@ where
         hash: Option<u64>,
     ) -> Option<Failed<T>> {
         let tested = self.test(&input, recipe, hash);
+        let fresh_size = match pick {
+            Some(Pick::Generate) => self.fresh_size(&input),
+            _ => None,
+        };
         let input = tested.keeps_input().then_some(input);
-        self.settle(input, pick, tested)
+        self.settle(input, pick, tested, fresh_size)
+    }
+
+    /// The codec size of the fresh input just tested, for the schedule's work shares: known
+    /// when the test encoded it, else measured on one fresh input in
+    /// [`MEASURE_FRESH_ONE_IN`](crate::schedule::MEASURE_FRESH_ONE_IN).
+    fn fresh_size(&mut self, input: &T) -> Option<u64> {
+        let measure = self.tally.stats.generated % crate::schedule::MEASURE_FRESH_ONE_IN == 0;
+        let size = match self.artifacts.encoded_len() {
+            Some(len) => len,
+            None if measure => self.artifacts.last_input(input).len(),
+            None => return None,
+        };
+        Some(size as u64)
     }
 
     /// [`run_one`](Self::run_one)'s first half: runs the property on `input` and feeds the
@@ -499,6 +516,7 @@ where
         input: Option<T>,
         pick: Option<Pick>,
         tested: Tested,
+        fresh_size: Option<u64>,
     ) -> Option<Failed<T>> {
         let (novelty, valid) = match tested {
             Tested::Failed { kind, message } => {
@@ -514,9 +532,13 @@ where
         };
         if novelty.is_interesting() {
             let input = input.expect("an interesting input is kept");
-            self.report_new_coverage(input, pick, novelty, valid);
+            self.report_new_coverage(input, pick, novelty, valid, fresh_size);
         } else {
-            self.scheduler.after_run(pick, false);
+            let ran = Ran {
+                fresh_size,
+                ..Ran::default()
+            };
+            self.scheduler.after_run(pick, ran);
         }
         if self.feedback.take_newly_guided() {
             // The property gives a real signal now: drop the seeds kept for their shape alone.
@@ -528,7 +550,14 @@ where
 
     /// Keeps an interesting input: in memory (valid or discarded queue) and in the corpus
     /// directory; rewards the seed it came from.
-    fn report_new_coverage(&mut self, input: T, pick: Option<Pick>, novelty: Novelty, valid: bool) {
+    fn report_new_coverage(
+        &mut self,
+        input: T,
+        pick: Option<Pick>,
+        novelty: Novelty,
+        valid: bool,
+        fresh_size: Option<u64>,
+    ) {
         // Read the parent before `after_run`, which may move or drop it.
         let lineage = self.lineage(pick);
         let depth = self.parent(pick).map_or(0, |parent| parent.depth + 1);
@@ -541,7 +570,11 @@ where
         if novelty.total() > novelty.path {
             self.artifacts.keep(&bytes);
         }
-        self.scheduler.after_run(pick, true);
+        let ran = Ran {
+            kept: true,
+            fresh_size,
+        };
+        self.scheduler.after_run(pick, ran);
         self.tally.count_kept(&self.provenance.applied);
         self.tally.stats.seeds_found += 1;
         let kind = if valid {

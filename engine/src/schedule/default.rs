@@ -7,7 +7,8 @@
 //! tournament that prefers the seed whose discovered features are rarest now (FairFuzz/Entropic:
 //! fuzzing a seed makes its features common, so attention rebalances by itself), then the less
 //! fuzzed seed, then merit (finds made, novelty brought), then the smaller seed. Some tests stack
-//! several mutations; some are fresh generations, more while the search is stuck. Valid seeds
+//! several mutations. Fresh generation is not this policy's choice: the scheduler shares the
+//! work between it and mutation by what each yields (`schedule/arms.rs`). Valid seeds
 //! are picked more often than discarded ones when both queues have some. A full queue evicts the
 //! least meritorious of a few pool seeds. After a long stagnation the search starts over.
 
@@ -18,10 +19,6 @@ use super::{Pick, Stagnation, MAX_ENERGY};
 use crate::corpus::{Place, QueueKind, Queues, Seed, SeedId};
 use crate::Context;
 
-/// One test in this many is a fresh generation...
-const GENERATE_ONE_IN: usize = 8;
-/// ...and one in this many while the search is stuck.
-const GENERATE_ONE_IN_WHEN_STUCK: usize = 4;
 /// When both queues have seeds, one pick in this many takes a discarded seed (so valid seeds get
 /// seven picks in eight).
 const DISCARDED_ONE_IN: usize = 8;
@@ -51,18 +48,10 @@ impl<T> Policy<T> for DefaultPolicy {
         &self,
         queues: &mut Queues<T>,
         cx: &mut Context,
-        stagnation: &Stagnation,
+        _stagnation: &Stagnation,
         rarity: &dyn Fn(&Seed<T>) -> u64,
     ) -> Pick {
         if queues.is_empty() {
-            return Pick::Generate;
-        }
-        let generate_one_in = if stagnation.is_stuck() {
-            GENERATE_ONE_IN_WHEN_STUCK
-        } else {
-            GENERATE_ONE_IN
-        };
-        if cx.below(generate_one_in) == 0 {
             return Pick::Generate;
         }
         let kind = if queues.discarded.is_empty()
@@ -163,6 +152,10 @@ impl<T> Policy<T> for DefaultPolicy {
     }
 
     fn restarts(&self) -> bool {
+        true
+    }
+
+    fn shares_work(&self) -> bool {
         true
     }
 }

@@ -9,11 +9,13 @@
 //! find); what differs between schedules is a [`Policy`], one per [`Schedule`]:
 //!
 //! - [`Schedule::FuzzChick`] ([`fuzzchick`]): Algorithm 3 of the FuzzChick paper, faithfully.
-//! - [`Schedule::Default`] ([`default`]): LIFO fresh finds, a revisited pool, rarity
-//!   tournaments, stacked mutations, restarts after long stagnation (and, with coverage or
-//!   input-to-state feedback, after each fixed-length epoch, keeping the widest seed).
+//! - [`Schedule::Default`] ([`default`]): fresh generation keeps half the work ([`arms`]);
+//!   mutation gets LIFO fresh finds, a revisited pool, rarity tournaments, stacked mutations,
+//!   restarts after long stagnation (and, with coverage or input-to-state feedback, after each
+//!   fixed-length epoch, keeping the widest seed).
 //! - [`Schedule::Generate`] ([`generate`]): always a fresh generation (the QuickCheck baseline).
 
+mod arms;
 mod default;
 mod fuzzchick;
 mod generate;
@@ -21,6 +23,8 @@ mod policy;
 
 use crate::corpus::{QueueKind, Queues, Seed, SeedId};
 use crate::{Context, Schedule};
+pub(crate) use arms::MEASURE_FRESH_ONE_IN;
+use arms::{Arm, Arms};
 use policy::{EnergyScale, Policy};
 
 /// The next test.
@@ -36,11 +40,31 @@ pub(crate) enum Pick {
     },
 }
 
+/// How a test went, as the schedule hears it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ran {
+    /// Whether the input was kept as a new seed.
+    pub(crate) kept: bool,
+    /// The codec size of a fresh input, when it was measured.
+    pub(crate) fresh_size: Option<u64>,
+}
+
+impl Ran {
+    /// A test kept (`kept`) or not, with nothing else known: what the tests of the schedule use.
+    #[cfg(test)]
+    pub(crate) fn kept(kept: bool) -> Ran {
+        Ran {
+            kept,
+            fresh_size: None,
+        }
+    }
+}
+
 /// Largest energy a seed can accumulate.
 pub(crate) const MAX_ENERGY: u32 = 1 << 16;
 
-/// Tests without a find after which the search counts as stuck (the default schedule then
-/// generates more often), and after which it first starts over.
+/// Tests without a find after which the search counts as stuck, and after which it first starts
+/// over.
 const STUCK_AFTER: u64 = 50_000;
 /// Each restart waits this much longer (numerator, denominator) than the last before the next.
 const RESTART_GROWTH: (u64, u64) = (3, 2);
@@ -100,6 +124,7 @@ impl Stagnation {
     }
 
     /// Whether no find has been made for a long time.
+    #[cfg(test)]
     pub(crate) fn is_stuck(&self) -> bool {
         self.tests_without_find > STUCK_AFTER
     }
@@ -132,17 +157,23 @@ pub(crate) struct Scheduler<T> {
     stagnation: Stagnation,
     novelty_total: u64,
     seeds_admitted: u64,
+    /// How the work is shared between fresh generation and mutation, for policies that share
+    /// it ([`Policy::shares_work`]); the others decide generation themselves.
+    arms: Option<Arms>,
 }
 
 impl<T> Scheduler<T> {
     /// A scheduler for `schedule` with queues of at most `capacity` seeds each.
     pub(crate) fn new(schedule: Schedule, capacity: usize) -> Self {
+        let policy = policy::for_schedule(schedule);
+        let arms = policy.shares_work().then(Arms::new);
         Scheduler {
-            policy: policy::for_schedule(schedule),
+            policy,
             queues: Queues::new(capacity),
             stagnation: Stagnation::new(),
             novelty_total: 0,
             seeds_admitted: 0,
+            arms,
         }
     }
 
@@ -166,18 +197,35 @@ impl<T> Scheduler<T> {
     /// Chooses the next test.
     /// `rarity` tells how often the rarest feature a seed discovered has been hit since: the
     /// lower, the more the default schedule favours the seed.
+    /// Under a policy that shares the work, fresh generation comes first whenever its share of
+    /// the work says so (see [`arms`]); the policy picks the seed to mutate otherwise.
     pub(crate) fn pick(&mut self, cx: &mut Context, rarity: &dyn Fn(&Seed<T>) -> u64) -> Pick {
         self.stagnation.picked();
+        if let Some(arms) = &self.arms {
+            if self.queues.is_empty() || arms.next() == Arm::Generate {
+                return Pick::Generate;
+            }
+        }
         self.policy
             .pick(&mut self.queues, cx, &self.stagnation, rarity)
     }
 
     /// Bookkeeping after a test ran: `pick` is what the schedule chose (`None` for replayed and
-    /// loaded inputs), `productive` whether the test was kept as a new seed. Spends energy,
-    /// rewards a productive seed; the seed may move or go, so read it before.
-    pub(crate) fn after_run(&mut self, pick: Option<Pick>, productive: bool) {
+    /// loaded inputs), `ran` how it went. Charges the test's arm, spends energy, rewards a
+    /// productive seed; the seed may move or go, so read it before.
+    pub(crate) fn after_run(&mut self, pick: Option<Pick>, ran: Ran) {
+        let productive = ran.kept;
         if productive {
             self.stagnation.found();
+        }
+        if let (Some(arms), Some(pick)) = (&mut self.arms, pick) {
+            match pick {
+                Pick::Generate => arms.record(Arm::Generate, ran.fresh_size),
+                Pick::Mutate { seed, .. } => {
+                    let size = self.queues.get(seed).map(|parent| u64::from(parent.size));
+                    arms.record(Arm::Mutate, size);
+                }
+            }
         }
         let Some(Pick::Mutate { queue, seed, .. }) = pick else {
             return;
@@ -301,7 +349,7 @@ mod tests {
             let pick = scheduler.pick(&mut cx, &never_rare);
             assert_eq!(pick, Pick::Generate, "nothing to mutate");
             // A find at test 10 resets the count.
-            scheduler.after_run(Some(pick), test == 10);
+            scheduler.after_run(Some(pick), Ran::kept(test == 10));
             if test == 10 + STUCK_AFTER {
                 assert!(!scheduler.stagnation.is_stuck());
             }
@@ -338,7 +386,7 @@ mod tests {
             for test in 1..=140_000u64 {
                 let pick = scheduler.pick(&mut cx, &never_rare);
                 // A find every 1,000 tests: never stuck.
-                scheduler.after_run(Some(pick), test % 1_000 == 0);
+                scheduler.after_run(Some(pick), Ran::kept(test % 1_000 == 0));
                 if scheduler.restart_if_stagnated().is_some() {
                     restarts_at.push(test);
                 }
@@ -361,7 +409,7 @@ mod tests {
             let mut cx = Context::new(1);
             for _ in 0..=STUCK_AFTER + 1 {
                 let pick = scheduler.pick(&mut cx, &never_rare);
-                scheduler.after_run(Some(pick), false);
+                scheduler.after_run(Some(pick), Ran::kept(false));
             }
             assert!(scheduler.stagnation.restart_due());
             assert!(scheduler.restart_if_stagnated().is_none(), "{schedule:?}");

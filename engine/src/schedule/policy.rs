@@ -46,6 +46,13 @@ pub(crate) trait Policy<T> {
 
     /// Whether a long stagnation starts the search over.
     fn restarts(&self) -> bool;
+
+    /// Whether fresh generation and mutation share the work (see [`arms`](super::arms)); the
+    /// policy's `pick` then only picks seeds to mutate (or generates while the queues are
+    /// empty).
+    fn shares_work(&self) -> bool {
+        false
+    }
 }
 
 /// The policy of `schedule`.
