@@ -22,7 +22,12 @@ grep -q '^<!-- quick-table:begin -->$' "$readme" && grep -q '^<!-- quick-table:e
   || { echo "readme-table: $readme has no quick-table markers" >&2; exit 1; }
 
 command=$(sed -n 's/^Command: `\(.*\)`.*$/\1/p' "$report" | head -n 1 | sed 's/ --out [^ ]*//')
-commit=$(git log -1 --format=%h -- "$report" 2>/dev/null || true)
+# A shallow clone cannot tell which commit committed the report: keep the one README.md names.
+if [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" = true ]; then
+  commit=$(sed -n 's/^`.*`, report committed in `\([0-9a-f]*\)`.*$/\1/p' "$readme" | head -n 1)
+else
+  commit=$(git log -1 --format=%h -- "$report" 2>/dev/null || true)
+fi
 [ -n "$commit" ] || commit="(not committed)"
 
 table=$(mktemp)
