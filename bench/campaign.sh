@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of coverage and the gain of workers, measured side by side in one run (issue 11).
+# The cost of coverage and the gain of workers, measured side by side in one run.
 #
 #   bench/campaign.sh            # ROUNDS=3 SECONDS_PER_RUN=3 by default
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Worker scaling (issue 11, "All cores"): one property campaigned on by 1 process and by N
+# Worker scaling on all cores: one property campaigned on by 1 process and by N
 # worker processes (TYPEFUZZ_JOBS=N), side by side in one run.
 #
 #   bash bench/workers.sh [SECONDS] [ROUNDS] [JOBS]      (defaults: 10 s, 3 rounds, 2 jobs)

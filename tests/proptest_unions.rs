@@ -1,6 +1,6 @@
 //! Values built through unions (`prop_oneof!`) are mutated, not only regenerated: the drop-in
 //! reaches the boundary values of a 64-bit draw behind a union (the shape of smallvec's
-//! `drain(..=usize::MAX)` bug, issue #258), which regenerating the union's value reaches with
+//! `drain(..=usize::MAX)` bug, smallvec's #258), which regenerating the union's value reaches with
 //! probability 2^-64 per test. No coverage, labels or discards guide the search: the choice
 //! sequences' draw-position classes (structure feedback) keep the seeds that are mutated.
 

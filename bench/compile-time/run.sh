@@ -18,8 +18,8 @@
 # minus the `plain` crate's time (rustc start-up, the types themselves, the Clone/Debug derives,
 # cargo's own overhead); the ratio of those increments is the figure. Medians over the rounds;
 # the last column is the same ratio from each crate's fastest build, a second reading that
-# bursts of load on a shared machine move less (session 22: the medians' ratio for one tree
-# moved between 2.0x and 2.2x from run to run).
+# bursts of load on a shared machine move less (the medians' ratio for one tree has moved
+# between 2.0x and 2.2x from run to run).
 #
 # Wall time on a shared machine moves by about +-0.2x in this ratio between runs of the same code;
 # `instructions.sh` (next to this script) reads the same ratio in instructions executed, which

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real suites as a test (issue 9, item 6): published crates' quickcheck/proptest suites run plain
+# Real suites as a test: published crates' quickcheck/proptest suites run plain
 # and under typefuzz's drop-ins, with only the macro paths rewritten.
 #
 #   bash bench/real-suites/run.sh [--bounded] [SUITE...]

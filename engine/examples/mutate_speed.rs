@@ -1,4 +1,4 @@
-//! Mutations/s against generations/s for representative types (issue: "a mutation of a seed
+//! Mutations/s against generations/s for representative types (the bar: "a mutation of a seed
 //! (clone + mutate) must be cheaper than generating a fresh value of the same size").
 //!
 //! Run: `cargo run --release -p typefuzz-engine --example mutate_speed`

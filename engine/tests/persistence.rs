@@ -169,7 +169,7 @@ fn unreadable_corpus_entries_are_skipped() {
     assert_eq!(report.stats.corpus_loaded, 1);
 }
 
-// ---- issue 10: persistence you can trust -------------------------------------------------
+// ---- persistence you can trust ------------------------------------------------------------
 
 use std::path::Path;
 use std::process::Command;

@@ -1,5 +1,5 @@
 //! Shrinking reaches the minimal failing input on the cases where frameworks' shrinkers are
-//! measured (issue 14, `bench/src/shrink.rs`): integer boundaries, modular conditions, list
+//! measured (`bench/src/shrink.rs`): integer boundaries, modular conditions, list
 //! chunks, and trees under a precondition.
 
 use std::fmt::Debug;

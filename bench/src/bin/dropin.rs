@@ -1,4 +1,4 @@
-//! Per-test cost of the drop-ins (issue 9, item 5): `typefuzz::quickcheck` and
+//! Per-test cost of the drop-ins: `typefuzz::quickcheck` and
 //! `typefuzz::proptest!` against plain quickcheck and plain proptest, with the same generator
 //! and the same property, on terms of about 50 nodes, side by side in one run.
 //!

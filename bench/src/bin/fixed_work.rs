@@ -1,4 +1,4 @@
-//! The engine loop on a fixed amount of work, for counting what it executes (issue 11).
+//! The engine loop on a fixed amount of work, for counting what it executes.
 //!
 //! ```text
 //! cargo run --release -p typefuzz-bench --bin fixed_work -- [WORKLOAD] [TESTS] [MAX_SIZE]

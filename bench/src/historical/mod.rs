@@ -1,4 +1,4 @@
-//! Real bugs that shipped in published versions of real crates (issue 9, item 7), in the spirit
+//! Real bugs that shipped in published versions of real crates, in the spirit
 //! of the ETNA Rust workloads: no injected mutants, but the published buggy release, pinned
 //! through cargo, against a later published release that contains the fix (the no-bug control).
 //!

@@ -1,6 +1,6 @@
 //! smallvec: `drain` computed its range bounds with unchecked `+ 1` in 1.6.1, so in a release
 //! build `drain(..=usize::MAX)` wrapped to `drain(..0)` and silently drained nothing where `Vec`
-//! panics (issue #258, fixed in 1.7.0 by "Panic on arithmetic overflow in drain"). Control:
+//! panics (smallvec's #258, fixed in 1.7.0 by "Panic on arithmetic overflow in drain"). Control:
 //! 2.0.0-alpha.11, which contains the fix (cargo keeps one smallvec 1.x per build).
 //!
 //! The bug only shows where overflow checks are off: the published behaviour of a release build

@@ -8,7 +8,7 @@
 //! (`quickcheck-runner`: `QuickCheck::quicktest` on a `fn(T) -> bool`, which clones each input
 //! before the call so that it can shrink a failure, as a user's `quickcheck!` test runs), quickcheck with its size
 //! cycling through `0..=size` test after test (`quickcheck-cycled`: the size distribution the
-//! engine generates with, which the "same size distribution" asks for), quickcheck in
+//! engine generates with), quickcheck in
 //! the baselines' loop with the engine's distinct-input hash ([`ValueHasher`]) of every input
 //! added (`quickcheck+hash`: what the hash behind the unique count costs by itself, next to
 //! generating the inputs; the count's set insert is not in it), the derived

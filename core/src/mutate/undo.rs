@@ -1,6 +1,6 @@
 //! The undo log: how the engine mutates a seed in place and puts it back after the test, so
 //! that a mutant costs what its mutation changes rather than a clone and a drop of the whole
-//! seed (issue 11: "mutation cost proportional to the part that changes").
+//! seed: mutation cost proportional to the part that changes.
 //!
 //! While the log is [recording](UndoLog::start),
 //! [`Mutate::mutate_undoable`](crate::Mutate::mutate_undoable) saves each place it is about to

@@ -314,13 +314,13 @@ mod size {
     /// compile time) grow again fails. Before the shared helpers: 84,084 / 26,120 / 8,106 bytes.
     /// Taking field shrink candidates by `pop` (no `vec::IntoIter` per field type: 10% fewer IR
     /// lines in the mutual pair) costs a few bytes per field; index tables as byte strings and
-    /// structure tokens as literals save more: 58,159 / 24,156 / 7,794 bytes (session 14).
+    /// structure tokens as literals save more: 58,159 / 24,156 / 7,794 bytes.
     /// Paired mutation's twin table and replay loop, for enum30's `Pair(i32, i32)`: 58,844.
     /// `hash_value` (the distinct-input hash: the variant index, then a match over the variants
-    /// with fields): 61,607 / 25,406 / 8,220 (session 17). `duplicate` (the engine's copies
+    /// with fields): 61,607 / 25,406 / 8,220. `duplicate` (the engine's copies
     /// field by field instead of through `Clone`, which took the `Clone` impls of the type and
     /// of its `Vec`s and `Box`es out of the compiled code: 8% fewer LLVM IR lines in the
-    /// mutual pair): 65,029 / 26,842 / 8,758 (session 22).
+    /// mutual pair): 65,029 / 26,842 / 8,758.
     #[test]
     fn benchmark_shapes_expand_to_bounded_code() {
         for (name, source, bound) in [
