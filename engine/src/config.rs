@@ -1,8 +1,10 @@
 //! Configuration: one [`Config`] per run — budgets, seed, schedule, feedback sources, persistence.
 //!
 //! Every field documents its default and, where there is one, the `TYPEFUZZ_*` environment
-//! variable that overrides it in [`Config::from_env`]. Adapters start from `Config::from_env()`,
-//! so `TYPEFUZZ_TIME=10m cargo test my_property` turns any test into a ten-minute campaign.
+//! variable that overrides it. [`check`](crate::check) applies the variables to the
+//! configuration it is given (unless [`Config::read_env`] is off), and the adapters apply them
+//! to the framework's own configuration, so `TYPEFUZZ_TIME=10m cargo test my_property` turns any
+//! test into a ten-minute campaign.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -230,6 +232,21 @@ pub struct Config {
     /// directory (see [`workers`](crate::workers)). Default 1 (the run stays in this process).
     /// `TYPEFUZZ_JOBS`; `cargo typefuzz test -j N` sets it.
     pub jobs: usize,
+    /// Whether [`check`](crate::check) applies the `TYPEFUZZ_*` environment variables
+    /// ([`apply_env`](Config::apply_env)) on top of this configuration before it runs. Default
+    /// `true`, so every test written against `check` honours `TYPEFUZZ_TIME`, `TYPEFUZZ_SEED`,
+    /// `TYPEFUZZ_JOBS` and the rest; `apply_env` turns it off once it has applied them (they
+    /// apply once). Turn it off ([`with_read_env(false)`](Config::with_read_env)) for a run
+    /// whose configuration must stay exactly as written: a benchmark's trials, a test of the
+    /// engine's own behaviour at a fixed budget.
+    ///
+    /// ```
+    /// use typefuzz::Config;
+    /// assert!(Config::default().read_env);
+    /// assert!(!Config::default().apply_env().read_env, "applied once");
+    /// assert!(!Config::default().with_read_env(false).read_env);
+    /// ```
+    pub read_env: bool,
 }
 
 /// The wall-clock bound on a drop-in's discards under a plain `cargo test` (see
@@ -264,6 +281,7 @@ impl Default for Config {
             discard_time: None,
             keep_seeds: true,
             jobs: 1,
+            read_env: true,
         }
     }
 }
@@ -323,6 +341,8 @@ builder! {
     with_keep_seeds(keep_seeds: bool) => keep_seeds;
     /// Sets [`jobs`](Config::jobs) (at least 1).
     with_jobs(jobs: usize) => jobs.max(1);
+    /// Sets [`read_env`](Config::read_env).
+    with_read_env(read_env: bool) => read_env;
 }
 
 impl Config {
@@ -365,6 +385,7 @@ impl Config {
 
     /// [`apply_env`](Config::apply_env) over any variable lookup (what the tests use).
     pub(crate) fn apply_vars(mut self, var: impl Fn(&str) -> Option<String>) -> Self {
+        self.read_env = false;
         let read = |name: &str| {
             var(name)
                 .map(|v| v.trim().to_string())

@@ -23,14 +23,19 @@ pub struct Report<T> {
 }
 
 impl<T: Debug> Report<T> {
-    /// Whether the property held for every test.
+    /// Whether the property held for every test and was checked at all: a run whose every
+    /// test was discarded ([`never_checked`](Report::never_checked)) proves nothing and has not
+    /// passed.
     ///
     /// ```
-    /// let report = typefuzz::check(&typefuzz::Config::default(), |cx| cx.generate::<u8>(), |_| true);
-    /// assert!(report.passed());
+    /// use typefuzz::{check, Config, Discard};
+    /// let config = Config::default().with_max_discards(Some(50));
+    /// assert!(check(&config, |cx| cx.generate::<u8>(), |_| true).passed());
+    /// let discarded = check(&config, |cx| cx.generate::<u8>(), |_| -> bool { Discard::discard() });
+    /// assert!(!discarded.passed());
     /// ```
     pub fn passed(&self) -> bool {
-        self.failure.is_none()
+        self.failure.is_none() && self.never_checked().is_none()
     }
 
     /// Panics with the formatted failure if the property failed, or if every test was discarded

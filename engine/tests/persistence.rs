@@ -447,16 +447,25 @@ fn a_regression_directory_gives_each_test_its_own_file() {
     }
 }
 
+/// Makes a FIFO at `path` with POSIX's `mkfifo`: a missing tool fails the test instead of
+/// skipping it, so the two tests below always check what they claim.
+#[cfg(unix)]
+fn make_fifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(
+        made.as_ref().is_ok_and(|status| status.success()),
+        "mkfifo {}: {made:?}",
+        path.display()
+    );
+}
+
 /// D7: before, saving replaced a FIFO (or `/dev/null`, as root) with a regular file.
 #[test]
+#[cfg(unix)]
 fn a_non_regular_file_is_never_replaced() {
     let dir = scratch("fifo");
     let fifo = dir.join("fifo.txt");
-    let made = Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|status| status.success()) {
-        eprintln!("skipped: no mkfifo");
-        return;
-    }
+    make_fifo(&fifo);
     let report = check(
         &Config::default().with_seed(8).with_regressions(&fifo),
         |cx| cx.generate::<u8>(),
@@ -514,16 +523,11 @@ fn an_unwritable_regression_file_is_not_reported_saved() {
 
 /// D8: before, a FIFO in the corpus directory made loading block forever.
 #[test]
+#[cfg(unix)]
 fn a_fifo_in_the_corpus_directory_is_skipped() {
     let dir = scratch("corpus-fifo").join("corpus");
     std::fs::create_dir_all(&dir).unwrap();
-    if !Command::new("mkfifo")
-        .arg(dir.join("0000"))
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        return;
-    }
+    make_fifo(&dir.join("0000"));
     let report = check(
         &Config::default()
             .with_seed(11)
@@ -593,6 +597,51 @@ fn env_child() {
         },
     );
     report.assert_passed();
+}
+
+/// A child that runs `check` on a configuration it wrote itself (no `from_env`), once as is and
+/// once with `read_env` off, and prints what each run did.
+#[test]
+fn plain_config_child() {
+    if std::env::var_os("TYPEFUZZ_TEST_PLAIN_CHILD").is_none() {
+        return;
+    }
+    let config = Config::default().with_cases(50).with_keep_seeds(false);
+    for (label, config) in [
+        ("env", config.clone()),
+        ("fixed", config.with_read_env(false)),
+    ] {
+        let report = check(&config, |cx| cx.generate::<u8>(), |_| true);
+        println!(
+            "{label}: seed {} valid {}",
+            report.stats.seed, report.stats.valid
+        );
+    }
+}
+
+/// Before, `check` ignored `TYPEFUZZ_*` unless the caller applied them: `TYPEFUZZ_SEED` and
+/// `TYPEFUZZ_CASES` silently did nothing on a test written against `check`.
+#[test]
+fn check_applies_the_environment_unless_told_not_to() {
+    let output = child(
+        "plain_config_child",
+        &[
+            ("TYPEFUZZ_TEST_PLAIN_CHILD", "1".as_ref()),
+            ("TYPEFUZZ_SEED", "77".as_ref()),
+            ("TYPEFUZZ_CASES", "123".as_ref()),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("env: seed 77 valid 123"), "{stdout}");
+    let fixed = stdout
+        .lines()
+        .find(|l| l.starts_with("fixed: "))
+        .unwrap_or_default();
+    assert!(
+        fixed.ends_with(" valid 50") && !fixed.contains("seed 77 "),
+        "{stdout}"
+    );
 }
 
 /// D6: before, zero budgets ran no test and passed silently.

@@ -81,9 +81,11 @@
 //!   before become seeds (the engine's `valid_sizes` feedback), so the search climbs from small
 //!   valid inputs to bigger ones — what makes sparse preconditions reachable.
 //! - **`ProptestConfig`.** `cases` counts non-discarded tests, as in proptest, so a plain
-//!   `cargo test` costs what proptest's would; `max_global_rejects` does not abort the run
-//!   (typefuzz climbs out of discards, which are bounded by time instead:
-//!   [`Config::for_framework`]) but exceeding it is reported; `timeout` is the
+//!   `cargo test` costs what proptest's would, and a test passes only once it has run that many
+//!   valid cases. `max_global_rejects` does not abort the run (typefuzz climbs out of
+//!   discards, which are bounded by time instead: [`Config::for_framework`]) but exceeding it is
+//!   reported; a run whose discard time ends before `cases` valid tests fails as proptest would,
+//!   with "Too many global rejects" and the counts; `timeout` is the
 //!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;
 //!   `max_shrink_time`/`max_shrink_iters` bound shrinking; `failure_persistence: None` disables
 //!   the regression file. `PROPTEST_*` variables apply as in proptest, then the `TYPEFUZZ_*`
@@ -551,10 +553,8 @@ impl TestRunner {
             }
         }
         let report = run_argument(&config, &proptest, &Drawn::new(strategy), test);
-        if let Some(message) = report.never_checked() {
-            return Err(TestError::Abort(Reason::from(format!(
-                "Too many global rejects\n\t{message}"
-            ))));
+        if let Some(message) = too_many_rejects(&report, &proptest) {
+            return Err(TestError::Abort(Reason::from(message)));
         }
         let stats = report.stats.clone();
         match report.failure {
@@ -584,16 +584,58 @@ fn conclude<T: Debug>(
             failure_message(failure, &report.stats, proptest, show)
         );
     }
-    if let Some(message) = report.never_checked() {
-        panic!("Test aborted: Too many global rejects\n\t{message}");
+    if let Some(message) = too_many_rejects(&report, proptest) {
+        panic!("Test aborted: {message}");
     }
     if let Some(note) = rejects_note(report.stats.discards, proptest) {
         eprintln!("{note}");
     }
-    if let Some(note) = report.cut_short() {
-        eprintln!("{note}");
-    }
     report.stats
+}
+
+/// proptest's abort, when the rejects kept the run from its valid cases: everything discarded
+/// ([`Report::never_checked`]); the discard bound (time, or `TYPEFUZZ_MAX_DISCARDS`) reached
+/// short of the case count ([`Report::cut_short`]); or more rejects than `max_global_rejects`
+/// (where proptest itself would have aborted) and fewer distinct valid inputs than `cases`
+/// (the engine reran the few valid inputs it found). Plain proptest fails such a run with "Too
+/// many global rejects"; so does the drop-in, which only spent longer trying.
+///
+/// ```
+/// use typefuzz::{check, Config, Discard};
+/// let proptest = proptest::test_runner::Config::with_cases(100);
+/// let config = Config::default().with_seed(1).with_cases(100).with_max_discards(Some(500));
+/// // One input in 256 is valid: 500 discards cannot find 100 distinct valid cases.
+/// let report = check(&config, |cx| cx.generate::<u8>(), |x| -> bool {
+///     if *x != 7 { Discard::discard() } else { true }
+/// });
+/// let message = typefuzz_proptest::too_many_rejects(&report, &proptest).unwrap();
+/// assert!(message.starts_with("Too many global rejects"), "{message}");
+/// assert!(message.contains("proptest's `cases` is 100"), "{message}");
+/// ```
+pub fn too_many_rejects<T>(report: &Report<T>, proptest: &ProptestConfig) -> Option<String> {
+    if let Some(message) = report.never_checked() {
+        return Some(format!("Too many global rejects\n\t{message}"));
+    }
+    let stats = &report.stats;
+    let cases = u64::from(proptest.cases);
+    let past_proptest = stats.discards > u64::from(proptest.max_global_rejects);
+    let too_few_distinct = past_proptest && stats.unique_valid < stats.valid.min(cases);
+    if report.failure.is_some() || (report.cut_short().is_none() && !too_few_distinct) {
+        return None;
+    }
+    Some(format!(
+        "Too many global rejects\n\ttypefuzz: {} rejects (max_global_rejects is {}) in {:.1} s \
+         left {} valid cases, {} of them distinct (seed {}); proptest's `cases` is {}, and a \
+         test passes only once that many ran: make a campaign (TYPEFUZZ_TIME=5m) to climb \
+         further, or check the precondition",
+        stats.discards,
+        proptest.max_global_rejects,
+        stats.elapsed.as_secs_f64(),
+        stats.valid,
+        stats.unique_valid,
+        stats.seed,
+        cases
+    ))
 }
 
 fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {

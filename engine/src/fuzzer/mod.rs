@@ -78,6 +78,9 @@ use provenance::Provenance;
 /// the byte codec. The property returns anything [`IntoOutcome`]: `()`, `bool`, `Result`,
 /// [`Outcome`](crate::Outcome), ... and may panic (a failure) or call `assume!` (a discard).
 ///
+/// The `TYPEFUZZ_*` environment variables apply on top of `config` (`TYPEFUZZ_TIME=10m` makes
+/// any test a campaign), unless [`Config::read_env`] is off.
+///
 /// ```
 /// use typefuzz::{check, cover, Config};
 ///
@@ -149,6 +152,13 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
+    let from_env;
+    let config = if config.read_env {
+        from_env = config.clone().apply_env();
+        &from_env
+    } else {
+        config
+    };
     match workers::role(config) {
         Role::Single => Fuzzer::new(config, generate, property)
             .prepared(prepare)
@@ -162,9 +172,7 @@ where
             let config = worker.config(config);
             let mut fuzzer = Fuzzer::new(&config, generate, property).prepared(prepare);
             fuzzer.worker = Some(worker.clone());
-            let report = fuzzer.run();
-            worker.finish(&report);
-            report
+            worker.finish(&fuzzer.run())
         }
         Role::Skip => workers::skipped(),
     }
