@@ -96,3 +96,31 @@ typefuzz::proptest! {
         prop_assume!(x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 44 == 0x5_4321);
     }
 }
+
+/// A failing value that is already minimal: many smaller choice sequences build the same string
+/// `"q"`. Before, each was accepted as a shrink step, until the candidate bound (100,000) or the
+/// time bound (30 s), and the report said the input "may not be minimal". Now shrinking takes
+/// only steps that change the value and stops when no candidate does.
+#[test]
+fn an_input_that_cannot_shrink_ends_shrinking_at_once() {
+    for seed in 1..=4 {
+        let config = ProptestConfig {
+            rng_seed: RngSeed::Fixed(seed),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        };
+        let report = typefuzz::proptest::run("[a-z]{0,6}", &config, |a: String| {
+            prop_assert!(!a.contains('q'));
+            Ok(())
+        });
+        let failure = report.failure.expect("some string holds a q");
+        assert_eq!(failure.minimal, "q", "seed {seed}");
+        assert_eq!(failure.shrink_note, None, "seed {seed}");
+        assert!(
+            failure.shrink_candidates < 10_000,
+            "seed {seed}: {} candidates for {} steps",
+            failure.shrink_candidates,
+            failure.shrink_steps
+        );
+    }
+}

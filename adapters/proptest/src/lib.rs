@@ -148,7 +148,8 @@ use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
-use typefuzz_engine::{elide, Config, Failure, Framework, Outcome, Report, Stats};
+use typefuzz_engine::mutate::ValueHasher;
+use typefuzz_engine::{elide, Config, Failure, Framework, Mutate, Outcome, Report, Stats};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
 /// engine's argument formatting, shared with the quickcheck adapter).
@@ -301,6 +302,43 @@ impl<A: Argument> Generator<'_, A> {
     }
 }
 
+/// Shrink candidates that stand for the failing value itself. Once the property has failed, the
+/// engine shrinks the genotype (the strategy's choices), and many smaller choice sequences build
+/// the very same value (a choice decremented by one, a draw the strategy folds onto the same
+/// character): accepted as steps, they kept shrinking busy until its time bound on inputs that
+/// were already minimal. A candidate whose value prints as the current minimum's is answered
+/// `Discard` without running the property (the same value fails the same way), so shrinking
+/// takes only steps that change the value and stops when none does.
+#[derive(Default)]
+struct SameValue {
+    /// The genotype and value (`Debug`, hashed) of the latest failure: the current minimum.
+    minimum: Option<(Option<u64>, u64)>,
+}
+
+impl SameValue {
+    /// Whether `genotype` is a different genotype of the current minimum's value. The minimum's
+    /// own genotype is run (the engine re-runs it to tell a flaky failure).
+    fn is_current_minimum<G: Mutate, V: Debug>(&self, genotype: &G, value: &V) -> bool {
+        let Some((minimum_genotype, minimum_value)) = self.minimum else {
+            return false;
+        };
+        let genotype = ValueHasher::of(genotype);
+        (genotype.is_none() || genotype != minimum_genotype) && value_hash(value) == minimum_value
+    }
+
+    /// Records a failure, which becomes the current minimum (the engine shrinks greedily: the
+    /// latest failing candidate is the one it keeps).
+    fn failed<G: Mutate, V: Debug>(&mut self, genotype: &G, value: &V) {
+        self.minimum = Some((ValueHasher::of(genotype), value_hash(value)));
+    }
+}
+
+/// A hash of `value`'s `Debug` text: the value as the report prints it.
+fn value_hash<V: Debug>(value: &V) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(format!("{value:?}"))
+}
+
 /// A stream seed from the engine's random state (so a run is a function of its seed).
 fn seed(cx: &mut typefuzz_engine::Context) -> [u8; 32] {
     let mut seed = [0; 32];
@@ -332,6 +370,7 @@ where
         drawn: &drawn,
         stream: None,
     };
+    let mut shrinking = SameValue::default();
     let report = typefuzz_engine::check(
         config,
         |cx| generator.generate(cx),
@@ -344,7 +383,17 @@ where
                 None => argument.express(genotype, &building),
             };
             match tree {
-                Ok(tree) => outcome(property(tree.current())),
+                Ok(tree) => {
+                    let value = tree.current();
+                    if shrinking.is_current_minimum(genotype, &value) {
+                        return Outcome::Discard;
+                    }
+                    let outcome = outcome(property(value));
+                    if matches!(outcome, Outcome::Fail(_)) {
+                        shrinking.failed(genotype, &tree.current());
+                    }
+                    outcome
+                }
                 // A filter gave up on these choices: neither a pass nor a failure.
                 Err(_) => Outcome::Discard,
             }
@@ -596,8 +645,8 @@ fn conclude<T: Debug>(
 /// proptest's abort, when the rejects kept the run from its valid cases: everything discarded
 /// ([`Report::never_checked`]); the discard bound (time, or `TYPEFUZZ_MAX_DISCARDS`) reached
 /// short of the case count ([`Report::cut_short`]); or more rejects than `max_global_rejects`
-/// (where proptest itself would have aborted) and fewer distinct valid inputs than `cases`
-/// (the engine reran the few valid inputs it found). Plain proptest fails such a run with "Too
+/// (where proptest itself would have aborted) and fewer distinct valid inputs than half of
+/// `cases` (the engine reran the few valid inputs it found to make up the count). Plain proptest fails such a run with "Too
 /// many global rejects"; so does the drop-in, which only spent longer trying.
 ///
 /// ```
@@ -619,7 +668,8 @@ pub fn too_many_rejects<T>(report: &Report<T>, proptest: &ProptestConfig) -> Opt
     let stats = &report.stats;
     let cases = u64::from(proptest.cases);
     let past_proptest = stats.discards > u64::from(proptest.max_global_rejects);
-    let too_few_distinct = past_proptest && stats.unique_valid < stats.valid.min(cases);
+    // Half, not all: a strategy with a small image repeats values under plain proptest too.
+    let too_few_distinct = past_proptest && stats.unique_valid < stats.valid.min(cases) / 2;
     if report.failure.is_some() || (report.cut_short().is_none() && !too_few_distinct) {
         return None;
     }
