@@ -247,6 +247,20 @@ pub struct Config {
     /// assert!(!Config::default().with_read_env(false).read_env);
     /// ```
     pub read_env: bool,
+    /// Inputs (codec bytes, [`codec::to_bytes`](crate::codec::to_bytes)) replayed first, after
+    /// the regression file's entries and before the corpus, and counted as regressions
+    /// replayed ([`Stats::regressions_replayed`](crate::Stats::regressions_replayed)). Default
+    /// empty. The proptest drop-in puts the values of the test's `.proptest-regressions` seeds
+    /// here, so a checked-in failure fails the next run at once, as under plain proptest.
+    ///
+    /// ```
+    /// use typefuzz::{check, codec, Config};
+    /// let config = Config::default().with_seed(1).with_replay_first(vec![codec::to_bytes(&250u8)]);
+    /// let report = check(&config, |cx| cx.generate::<u8>(), |x| *x < 200);
+    /// assert_eq!(report.failure.unwrap().tests, 1, "the saved input fails first");
+    /// assert_eq!(report.stats.regressions_replayed, 1);
+    /// ```
+    pub replay_first: Vec<Vec<u8>>,
 }
 
 /// The wall-clock bound on a drop-in's discards under a plain `cargo test` (see
@@ -282,6 +296,7 @@ impl Default for Config {
             keep_seeds: true,
             jobs: 1,
             read_env: true,
+            replay_first: Vec::new(),
         }
     }
 }
@@ -343,6 +358,8 @@ builder! {
     with_jobs(jobs: usize) => jobs.max(1);
     /// Sets [`read_env`](Config::read_env).
     with_read_env(read_env: bool) => read_env;
+    /// Sets [`replay_first`](Config::replay_first).
+    with_replay_first(replay_first: Vec<Vec<u8>>) => replay_first;
 }
 
 impl Config {

@@ -339,6 +339,25 @@ fn an_entry_of_another_shape_is_kept_and_not_replayed() {
     );
 }
 
+/// The entry kept but not replayed is announced where a passing test's reader sees it: before,
+/// the notice went through `eprintln!`, which libtest captures and drops for a passing test.
+#[test]
+fn a_kept_entry_of_another_shape_is_announced_past_libtests_capture() {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "an_entry_of_another_shape_is_kept_and_not_replayed",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let notices = stderr.matches("kept, not replayed").count();
+    assert_eq!(notices, 1, "{stderr}");
+    assert!(stderr.contains("delete it from the file"), "{stderr}");
+}
+
 /// Old-format (v1) entries, which carry no fingerprint, keep being replayed.
 #[test]
 fn old_format_entries_keep_working() {

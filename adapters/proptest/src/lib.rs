@@ -141,7 +141,6 @@ mod persistence;
 mod simplify;
 
 use std::cell::Cell;
-use std::collections::VecDeque;
 use std::fmt::{Debug, Write as _};
 use std::panic::Location;
 use std::time::Duration;
@@ -259,7 +258,6 @@ fn building_config(proptest: &ProptestConfig) -> ProptestConfig {
 struct Generator<'a, A: Argument> {
     argument: &'a A,
     config: ProptestConfig,
-    proptest_seeds: VecDeque<[u8; 32]>,
     drawn: &'a Cell<Option<A::Tree>>,
     /// The stream fresh inputs are drawn from ([`Recording::continuing`]).
     stream: Option<Recording>,
@@ -269,23 +267,16 @@ impl<A: Argument> Generator<'_, A> {
     fn generate(&mut self, cx: &mut typefuzz_engine::Context) -> A::Genotype {
         let mut reason = None;
         for _ in 0..4 {
-            // A proptest seed builds the value proptest built from it; the engine's inputs come
-            // from one continuing stream, renewed when spent.
-            let drawn = match self.proptest_seeds.pop_front() {
-                Some(seed) => self.argument.draw(&mut Recording::new(&self.config, seed)),
-                None => {
-                    let stream = match &mut self.stream {
-                        Some(stream) if !stream.is_spent() => stream,
-                        stream => stream.insert(Recording::continuing(&self.config, seed(cx))),
-                    };
-                    let drawn = self.argument.draw(stream);
-                    if drawn.is_err() {
-                        // The stream's position within the failed draw is unknown.
-                        self.stream = None;
-                    }
-                    drawn
-                }
+            // The engine's inputs come from one continuing stream, renewed when spent.
+            let stream = match &mut self.stream {
+                Some(stream) if !stream.is_spent() => stream,
+                stream => stream.insert(Recording::continuing(&self.config, seed(cx))),
             };
+            let drawn = self.argument.draw(stream);
+            if drawn.is_err() {
+                // The stream's position within the failed draw is unknown.
+                self.stream = None;
+            }
             match drawn {
                 Ok((genotype, tree)) => {
                     self.drawn.set(Some(tree));
@@ -366,10 +357,16 @@ where
     let mut generator = Generator {
         argument,
         config: building.clone(),
-        proptest_seeds: persistence::proptest_seeds(proptest).into(),
         drawn: &drawn,
         stream: None,
     };
+    // A proptest seed builds the value proptest built from it: replayed first, before the
+    // corpus, as the regressions they are.
+    let replay_first = persistence::proptest_seeds(proptest)
+        .into_iter()
+        .filter_map(|seed| argument.draw(&mut Recording::new(&building, seed)).ok())
+        .map(|(genotype, _)| typefuzz_engine::codec::to_bytes(&genotype));
+    let config = &config.clone().with_replay_first(replay_first.collect());
     let mut shrinking = SameValue::default();
     let report = typefuzz_engine::check(
         config,
