@@ -188,8 +188,11 @@ pub struct Config {
     /// The property's name (adapters use the test's path), used for file names and reports.
     /// Default `None`.
     pub name: Option<String>,
-    /// Live status line on stderr: `Some(true)` always, `Some(false)` never, `None` for runs
-    /// longer than about two seconds. Default `None`. `TYPEFUZZ_PROGRESS` (`1`/`0`).
+    /// Live status line on stderr (and, with its first line, the note that coverage is off):
+    /// `Some(true)` always, `Some(false)` never, `None` for campaigns (a [`time`](Config::time)
+    /// budget, `TYPEFUZZ_TIME` or `TYPEFUZZ_CASES`) once they are about two seconds old, so a
+    /// plain `cargo test` prints nothing between libtest's lines. Default `None`.
+    /// `TYPEFUZZ_PROGRESS` (`1`/`0`).
     pub progress: Option<bool>,
     /// A property call running longer than this is a hang: its input is saved to a `hang-<hash>`
     /// file in the test's artifact directory (beside the regression file), the seed and the
@@ -261,6 +264,9 @@ pub struct Config {
     /// assert_eq!(report.stats.regressions_replayed, 1);
     /// ```
     pub replay_first: Vec<Vec<u8>>,
+    /// Whether `TYPEFUZZ_CASES` or `TYPEFUZZ_TIME` made this run a campaign (for the status
+    /// line, [`status_line`](Config::status_line)).
+    campaign: bool,
 }
 
 /// The wall-clock bound on a drop-in's discards under a plain `cargo test` (see
@@ -297,6 +303,7 @@ impl Default for Config {
             jobs: 1,
             read_env: true,
             replay_first: Vec::new(),
+            campaign: false,
         }
     }
 }
@@ -363,6 +370,23 @@ builder! {
 }
 
 impl Config {
+    /// Whether the status line is printed (see [`progress`](Config::progress)): `Some(false)`
+    /// for a run that is not a campaign and did not ask for it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use typefuzz::Config;
+    /// assert_eq!(Config::default().status_line(), Some(false));
+    /// assert_eq!(Config::default().with_time(Duration::from_secs(60)).status_line(), None);
+    /// assert_eq!(Config::default().with_progress(true).status_line(), Some(true));
+    /// ```
+    pub fn status_line(&self) -> Option<bool> {
+        match self.progress {
+            None if self.time.is_none() && !self.campaign => Some(false),
+            progress => progress,
+        }
+    }
+
     /// The feedback sources the loop uses: [`feedback`](Config::feedback), without structure
     /// coverage under the schedules that ignore it.
     pub(crate) fn effective_feedback(&self) -> FeedbackSources {
@@ -433,6 +457,7 @@ impl Config {
             read("TYPEFUZZ_CASES").and_then(|v| parse_or_warn("TYPEFUZZ_CASES", &v, parse_u64));
         let time = read("TYPEFUZZ_TIME")
             .and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration_var));
+        self.campaign |= cases.is_some() || time.is_some();
         if let Some(time) = time {
             self.time = Some(time);
             if cases.is_none() {

@@ -272,7 +272,7 @@ where
             budget: Budget::start(config),
             scheduler: Scheduler::new(config.schedule, config.max_queue),
             feedback: Feedback::new(config.effective_feedback()),
-            tally: Tally::new(seed, config.progress),
+            tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),
             worker: None,
             _returns: PhantomData,
