@@ -59,7 +59,7 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use crate::files::write_atomically;
-use crate::{codec, Config, Mutate, Report, Stats, StopReason};
+use crate::{codec, Config, InputSource, Mutate, Report, Stats, StopReason};
 
 /// Tells a re-run test binary that it is a worker: `<index> <jobs> <call> <seed>`.
 const WORKER_VAR: &str = "__TYPEFUZZ_WORKER";
@@ -351,6 +351,7 @@ impl Parent {
             );
         };
         failure.seed = worker_seed(seed, index);
+        failure.source = InputSource::Workers;
         failure.tests = merged.tests;
         failure.discards = merged.discards;
         failure.notes.push(format!(

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::path::PathBuf;
 
-use typefuzz::{check, codec, cover, Config};
+use typefuzz::{check, codec, cover, Config, InputSource};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -742,4 +742,49 @@ fn the_codec_flags_values_deeper_than_its_bound() {
     while let Some(Nat::Succ(inner)) = pending.pop() {
         pending.push(*inner);
     }
+}
+
+/// The report says where the failing input came from and what replays it on a clean checkout:
+/// before, it always printed "replay this run: TYPEFUZZ_SEED=<seed>", which does not hold for an
+/// input from the kept corpus (a clean checkout has none).
+#[test]
+fn the_report_names_the_inputs_source_and_a_replay_that_holds() {
+    let dir = scratch("source");
+    let regressions = dir.join("regressions.txt");
+    let corpus = dir.join("corpus");
+    let config = Config::default()
+        .with_seed(6)
+        .with_read_env(false)
+        .with_keep_seeds(false);
+    // Fresh: the seed with the corpus off replays it.
+    let fresh = check(&config, |cx| cx.generate::<u8>(), |x| *x < 100);
+    let text = fresh.failure.expect("fails").to_string();
+    assert!(
+        text.contains("replay this run: TYPEFUZZ_SEED=6 TYPEFUZZ_CORPUS=off"),
+        "{text}"
+    );
+    // From a corpus directory: named as such.
+    std::fs::create_dir_all(&corpus).unwrap();
+    std::fs::write(corpus.join("input"), codec::to_bytes(&250u8)).unwrap();
+    let from_corpus = check(
+        &config.clone().with_corpus(&corpus),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 200,
+    );
+    let failure = from_corpus.failure.expect("the corpus input fails");
+    assert_eq!(failure.source, InputSource::Corpus { kept: false });
+    assert!(failure
+        .to_string()
+        .contains("found by replaying the corpus directory"));
+    // From the regression file, on the next run.
+    let saving = config.clone().with_regressions(&regressions);
+    assert!(check(&saving, |cx| cx.generate::<u8>(), |x| *x < 100)
+        .failure
+        .is_some());
+    let again = check(&saving, |cx| cx.generate::<u8>(), |x| *x < 100);
+    let failure = again.failure.expect("replayed");
+    assert_eq!(failure.source, InputSource::Regression);
+    assert!(failure
+        .to_string()
+        .contains("found by replaying a saved input"));
 }

@@ -64,7 +64,8 @@ use crate::shrink;
 use crate::stats::Tally;
 use crate::workers::{self, Role, Worker};
 use crate::{
-    Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
+    Config, Context, Failure, FailureKind, InputSource, IntoOutcome, Mutate, Operator, Report,
+    StopReason,
 };
 use artifacts::Recipe;
 use artifacts::RunArtifacts;
@@ -667,6 +668,12 @@ where
             name: self.config.name.clone(),
             tests: stats.tests,
             discards: stats.discards,
+            source: InputSource::of(
+                stats.tests,
+                stats.regressions_replayed,
+                stats.corpus_loaded,
+                self.config,
+            ),
         };
         Report {
             stats,
