@@ -59,20 +59,29 @@ else
     echo "objdump not found: wrapper check skipped"
 fi
 
-# Targets fuzzing typefuzz itself: any crash fails CI. The regression-file target makes the engine
-# print one line per malformed line it skips; -close_fd_mask=2 silences the target's stderr
-# (libFuzzer keeps its own).
+# Targets fuzzing typefuzz itself: any way a run ends other than its time running out fails CI.
+# libFuzzer leaves an artifact for a crash, a timeout, an OOM or a leak (crash-*, timeout-*,
+# oom-*, leak-*), exits non-zero, and a run that stops early does not print its final
+# `Done N runs in S second(s)` after the full budget. The regression-file target makes the
+# engine print one line per malformed line it skips; -close_fd_mask=2 silences the target's
+# stderr (libFuzzer keeps its own).
 for target in codec_decode codec_deep derive_invariants regression_file; do
     echo "== $target (${seconds}s)"
     mkdir -p "$work/corpus/$target"
+    set +e
     fuzz run -s "$sanitizer" "$target" "$work/corpus/$target" -- \
         -max_total_time="$seconds" -close_fd_mask=2 -print_final_stats=1 \
-        -artifact_prefix="$work/$target-" 2>&1 \
-        | grep -E "^#[0-9]+ +DONE|^stat::|ERROR|panicked" || true
-    # `|| true` above only covers grep finding nothing; a crash leaves an artifact.
-    if compgen -G "$work/$target-crash-*" >/dev/null; then
-        fail "$target crashed: $(ls "$work/$target"-crash-*)"
-    fi
+        -artifact_prefix="$work/$target-" > "$work/$target.log" 2>&1
+    rc=$?
+    set -e
+    grep -E "^#[0-9]+ +DONE|^stat::|ERROR|panicked|^Done " "$work/$target.log" || true
+    artifacts=$(compgen -G "$work/$target-*" | grep -E -- "-(crash|timeout|oom|leak)-" || true)
+    [ -z "$artifacts" ] || fail "$target: $(echo $artifacts): $(grep -m3 -E "ERROR|panicked" "$work/$target.log")"
+    [ "$rc" = 0 ] || fail "$target exited with status $rc: $(tail -5 "$work/$target.log")"
+    # libFuzzer's last line: `Done 123456 runs in 20 second(s)`; it must have run its budget.
+    ran=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second(s)$/\1/p' "$work/$target.log" | tail -1)
+    [ -n "$ran" ] || fail "$target ended without libFuzzer's final line: $(tail -5 "$work/$target.log")"
+    [ "$ran" -ge "$seconds" ] || fail "$target stopped after $ran s of its $seconds s"
 done
 
 # The example target must find the enum-vector bug, and libFuzzer must report our mutator.
@@ -135,6 +144,8 @@ ENUM_VECTOR_BUG=0 fuzz run -s "$sanitizer" enum_vector "$work/lf-corpus" -- \
 # engine leave the SanitizerCoverage hooks to libFuzzer, else both define them and linking fails.
 RUSTFLAGS="--cfg fuzzing" CARGO_TARGET_DIR=target/tests LIBFUZZER_CORPUS="$work/lf-corpus" ENGINE_CORPUS="$work/engine-corpus" \
     cargo test --release --test two_harnesses -- --ignored --test-threads=1
+echo "== the fuzz crate's own tests (its library's unit tests and the integration tests)"
+RUSTFLAGS="--cfg fuzzing" CARGO_TARGET_DIR=target/tests cargo test --release --lib --tests
 files=$(find "$work/engine-corpus" -type f | wc -l)
 ENUM_VECTOR_BUG=0 fuzz run -s "$sanitizer" enum_vector "$work/engine-corpus" -- -runs=0 \
     > "$work/load.log" 2>&1 || fail "libFuzzer rejected the engine's corpus: $(tail -5 "$work/load.log")"

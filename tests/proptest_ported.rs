@@ -196,7 +196,7 @@ fn test_move() {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "explicit panic; minimal failing input: _ = 0")]
 #[allow(unreachable_code)]
 fn fails_if_closure_panics() {
     typefuzz::proptest!(|(_ in 0..1)| {

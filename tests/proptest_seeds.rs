@@ -43,6 +43,9 @@ fn proptest_regression_seeds_are_replayed_first() {
         message.contains("failed (failure) after 1 tests"),
         "{message}"
     );
+    // Replayed as a regression, before the kept corpus (which, after earlier runs, used to
+    // come first: "0 regressions replayed", the failure found again after 61 tests).
+    assert!(message.contains("1 regressions replayed"), "{message}");
     // Shrunk as far as proptest itself shrinks it (its file says `shrinks to (47777, "")`):
     // neither shrinker steps from one multiple of 1000 plus 777 to a smaller one.
     let minimal = message

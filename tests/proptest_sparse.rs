@@ -77,3 +77,50 @@ fn typefuzz_finds_and_shrinks_it() {
         .unwrap_or_default();
     assert_eq!(minimal.matches("Node(").count(), 7, "{message}");
 }
+
+typefuzz::proptest! {
+    #![proptest_config(ProptestConfig {
+        rng_seed: RngSeed::Fixed(3),
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(256)
+    })]
+
+    /// One input in a million (by a hash, so no interesting value or comparison operand meets
+    /// it) meets the precondition. The drop-in's discards are bounded by time, not by proptest's
+    /// reject count; it finds about one valid input in that time, which is not proptest's 256
+    /// valid cases (nor is that one input rerun 256 times), so the test fails as plain
+    /// proptest's would instead of passing.
+    #[test]
+    #[should_panic(expected = "Too many global rejects\n\ttypefuzz: ")]
+    fn a_precondition_met_once_in_a_million_fails_as_in_proptest(x in any::<u64>()) {
+        prop_assume!(x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 44 == 0x5_4321);
+    }
+}
+
+/// A failing value that is already minimal: many smaller choice sequences build the same string
+/// `"q"`. Before, each was accepted as a shrink step, until the candidate bound (100,000) or the
+/// time bound (30 s), and the report said the input "may not be minimal". Now shrinking takes
+/// only steps that change the value and stops when no candidate does.
+#[test]
+fn an_input_that_cannot_shrink_ends_shrinking_at_once() {
+    for seed in 1..=4 {
+        let config = ProptestConfig {
+            rng_seed: RngSeed::Fixed(seed),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        };
+        let report = typefuzz::proptest::run("[a-z]{0,6}", &config, |a: String| {
+            prop_assert!(!a.contains('q'));
+            Ok(())
+        });
+        let failure = report.failure.expect("some string holds a q");
+        assert_eq!(failure.minimal, "q", "seed {seed}");
+        assert_eq!(failure.shrink_note, None, "seed {seed}");
+        assert!(
+            failure.shrink_candidates < 10_000,
+            "seed {seed}: {} candidates for {} steps",
+            failure.shrink_candidates,
+            failure.shrink_steps
+        );
+    }
+}

@@ -56,6 +56,17 @@ typefuzz::quickcheck! {
 
     /// Runs a few seconds (each call sleeps 1 ms; with `TYPEFUZZ_CASES=4000`, more than
     /// enough tests for status lines), then fails.
+    // One input in 512 is valid: some 50,000 tests for quickcheck's 100, a long run (it used
+    // to end with the coverage banner) that passes.
+    #[ignore = "long on purpose; called by the tests below"]
+    fn passes_past_many_discards(x: u16) -> TestResult {
+        if x % 512 == 0 {
+            TestResult::passed()
+        } else {
+            TestResult::discard()
+        }
+    }
+
     #[ignore = "fails on purpose; called by the tests below"]
     fn fails_after_a_long_run(x: u16) -> TestResult {
         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -137,9 +148,33 @@ fn few_rows_property(rows: Vec<Row>, _flag: bool) -> bool {
     rows.len() < 20
 }
 
+/// Before, a plain `cargo test` run of 10,000 tests or more than two seconds printed the
+/// coverage banner (and status lines) on stderr, between libtest's `test name ...` and `ok`.
+#[test]
+fn a_long_passing_run_prints_no_status_line_unless_asked() {
+    let (status, stdout, stderr) = run_alone_with_status("passes_past_many_discards", &[]);
+    assert!(status.success(), "{stdout}{stderr}");
+    for noise in [" pulse ", " DONE ", "coverage feedback is off"] {
+        assert!(!stderr.contains(noise), "{noise:?}: {stderr}");
+    }
+    let asked = [("TYPEFUZZ_PROGRESS", "1")];
+    let (_, _, asked) = run_alone_with_status("passes_past_many_discards", &asked);
+    assert!(asked.contains(" DONE "), "{asked}");
+}
+
 /// Runs this test binary on the ignored property `name` (with `env` set, regressions in a
-/// scratch directory); returns (libtest's stdout, the process's stderr).
+/// scratch directory), which must fail; returns (libtest's stdout, the process's stderr).
 fn run_alone(name: &str, env: &[(&str, &str)]) -> (String, String) {
+    let (status, stdout, stderr) = run_alone_with_status(name, env);
+    assert!(!status.success(), "{name} should fail");
+    (stdout, stderr)
+}
+
+/// [`run_alone`] for a property that may pass: also returns the exit status.
+fn run_alone_with_status(
+    name: &str,
+    env: &[(&str, &str)],
+) -> (std::process::ExitStatus, String, String) {
     let scratch = std::env::temp_dir().join(format!(
         "typefuzz-quickcheck-output-{}-{name}",
         std::process::id()
@@ -156,8 +191,8 @@ fn run_alone(name: &str, env: &[(&str, &str)]) -> (String, String) {
     }
     let output = command.output().expect("the test binary runs");
     let _ = std::fs::remove_dir_all(&scratch);
-    assert!(!output.status.success(), "{name} should fail");
     (
+        output.status,
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )

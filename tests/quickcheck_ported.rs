@@ -32,7 +32,7 @@ typefuzz::quickcheck! {
         xs == revrev
     }
 
-    #[should_panic]
+    #[should_panic(expected = "[quickcheck] TEST FAILED (runtime error). Arguments: (")]
     fn prop_macro_panic(_x: u32) -> bool {
         assert!(false);
         false
@@ -118,7 +118,7 @@ fn is_prime(n: usize) -> bool {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "[quickcheck] TEST FAILED. Arguments: (")]
 fn sieve_not_prime() {
     fn prop_all_prime(n: u8) -> bool {
         sieve(n as usize).into_iter().all(is_prime)
@@ -127,7 +127,7 @@ fn sieve_not_prime() {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "[quickcheck] TEST FAILED. Arguments: (")]
 fn sieve_not_all_primes() {
     fn prop_prime_iff_in_the_sieve(n: u8) -> bool {
         let n = n as usize;
@@ -145,7 +145,7 @@ fn testable_result() {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "[quickcheck] TEST FAILED. Arguments: (")]
 fn testable_result_err() {
     typefuzz::quickcheck::quickcheck(Err::<bool, i32> as fn(i32) -> Result<bool, i32>);
 }
@@ -206,7 +206,7 @@ fn panic_msg_3() {
 }
 
 #[test]
-#[should_panic]
+#[should_panic(expected = "[quickcheck] TEST FAILED. Arguments: ([])")]
 fn regression_issue_107_hang() {
     fn prop(a: Vec<u8>) -> bool {
         a.contains(&1)

@@ -4,11 +4,11 @@
 //! Measured side by side in one run (`examples/state_machine.rs` built in this test profile,
 //! `cargo build --profile test --example state_machine --features state-machine`, a shared
 //! 2-core machine under load 14-20): plain proptest-state-machine with the same impls did not
-//! find it in 100,000 cases (9.9 s CPU); typefuzz's drop-in finds it from every seed 1-5, after
+//! find it in 100,000 cases (9.9 s CPU; `plain_proptest_misses_the_bank_bug` below checks 30,000
+//! of them on every run); typefuzz's drop-in finds it from every seed 1-5, after
 //! 153,513 / 30,001 / 13,606 / 231,795 / 166,093 tests (34.9 s CPU for all five, shrinking
 //! included; about 50 us of CPU per test, so the 300,000-test budget is about 15 s of CPU per
-//! seed), and shrinks every one to the seven-command minimum. The plain-proptest measurement is
-//! `#[ignore]`d for its cost.
+//! seed), and shrinks every one to the seven-command minimum.
 
 #[path = "state_machine_model/bank.rs"]
 mod bank;
@@ -179,10 +179,10 @@ typefuzz::prop_state_machine! {
 proptest_state_machine::prop_state_machine! {
     #![proptest_config(ProptestConfig {
         rng_seed: RngSeed::Fixed(7),
-        ..proptest_config(100_000)
+        ..proptest_config(30_000)
     })]
-    /// Plain proptest-state-machine, same impls, 100,000 cases: passes, i.e. misses the bug.
+    /// Plain proptest-state-machine, same impls, 30,000 cases (a few seconds in this profile): passes,
+    /// i.e. misses the bug the drop-in finds.
     #[test]
-    #[ignore = "slow in debug builds; the measurement behind the drop-in's claim"]
     fn plain_proptest_misses_the_bank_bug(sequential 1..20 => BankTest);
 }

@@ -214,9 +214,25 @@ for name in "${suites[@]}"; do
     echo "   FAIL: false failures (pass plain, fail under typefuzz): $(echo $false_failures)" >&2
     verdict="FAIL (false failures)"; status=1
   fi
-  if [ "$(cat "$WORK/$name/test-typefuzz.log.status")" = 124 ]; then
+  # A run that ends other than with libtest's own verdict (0 all passed, 101 a test failed) did
+  # not finish the suite: a hang (exit 70, typefuzz's per-test limit), an abort or a signal
+  # (128+N), a crash. That fails the step whatever the FAILED lines say, unless plain ended the
+  # same way.
+  s_plain="$(cat "$WORK/$name/test-plain.log.status")"
+  s_typefuzz="$(cat "$WORK/$name/test-typefuzz.log.status")"
+  if [ "$s_typefuzz" = 124 ]; then
     echo "   FAIL: the typefuzz run hit the ${TIMEOUT} s timeout" >&2
     verdict="FAIL (timeout)"; status=1
+  elif [ "$s_typefuzz" != 0 ] && [ "$s_typefuzz" != 101 ] && [ "$s_typefuzz" != "$s_plain" ]; then
+    why="exit $s_typefuzz"
+    [ "$s_typefuzz" = 70 ] && why="$why, a hang"
+    [ "$s_typefuzz" -gt 128 ] && why="$why, signal $((s_typefuzz - 128))"
+    echo "   FAIL: the typefuzz test binary did not finish the suite ($why; plain: exit $s_plain); last lines of $WORK/$name/test-typefuzz.log:" >&2
+    tail -n 15 "$WORK/$name/test-typefuzz.log" | sed 's/^/     /' >&2
+    verdict="FAIL (crash: $why)"; status=1
+  elif [ "$s_typefuzz" = 101 ] && [ -z "$(failed_tests "$WORK/$name/test-typefuzz.log")" ]; then
+    echo "   FAIL: the typefuzz test binary exited 101 without a failing test (a panic outside the tests)" >&2
+    verdict="FAIL (exit 101, no failing test)"; status=1
   elif [ "$(echo "$ratio > $RATIO" | bc -l)" = 1 ]; then
     if [ "$RATIO_FATAL" = 0 ]; then
       echo "   OVER THE BAR (reported, not fatal: REAL_SUITES_RATIO_FATAL=0): wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2

@@ -152,7 +152,9 @@ fn run<T: Mutate + std::fmt::Debug>(
 ) -> Vec<Option<u64>> {
     (0..trials as u64)
         .map(|trial| {
-            let config = Config::default().with_seed(base_seed.wrapping_add(trial));
+            let config = Config::default()
+                .with_read_env(false)
+                .with_seed(base_seed.wrapping_add(trial));
             let config = match limit {
                 Limit::Time(cap) => config.with_time(cap).with_cases(u64::MAX),
                 Limit::Tests(tests) => config.with_cases(tests).with_max_tests(tests),

@@ -266,6 +266,8 @@ fn typefuzz_shrink<T: Mutate + Debug + Clone>(
     check: &impl Fn(&T) -> Check,
 ) -> T {
     let config = Config::default()
+        // A trial runs exactly as configured, whatever TYPEFUZZ_* the shell holds.
+        .with_read_env(false)
         .with_seed(seed)
         .with_cases(1)
         .with_progress(false);

@@ -105,7 +105,10 @@ fn coverage_cracks_what_plain_cargo_test_cannot() {
         let mut command = hermetic(cargo(), &fixture());
         command
             .args(["test", "--workspace", "--", "--nocapture"])
-            .env("TYPEFUZZ_FIXTURE_COVERAGE", "off");
+            .env("TYPEFUZZ_FIXTURE_COVERAGE", "off")
+            // The banner comes with the status line, which a plain `cargo test` prints only
+            // when asked (or in a campaign).
+            .env("TYPEFUZZ_PROGRESS", "1");
         command
     });
     assert!(output.status.success(), "plain cargo test failed");

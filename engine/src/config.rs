@@ -1,8 +1,10 @@
 //! Configuration: one [`Config`] per run — budgets, seed, schedule, feedback sources, persistence.
 //!
 //! Every field documents its default and, where there is one, the `TYPEFUZZ_*` environment
-//! variable that overrides it in [`Config::from_env`]. Adapters start from `Config::from_env()`,
-//! so `TYPEFUZZ_TIME=10m cargo test my_property` turns any test into a ten-minute campaign.
+//! variable that overrides it. [`check`](crate::check) applies the variables to the
+//! configuration it is given (unless [`Config::read_env`] is off), and the adapters apply them
+//! to the framework's own configuration, so `TYPEFUZZ_TIME=10m cargo test my_property` turns any
+//! test into a ten-minute campaign.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -188,8 +190,11 @@ pub struct Config {
     /// The property's name (adapters use the test's path), used for file names and reports.
     /// Default `None`.
     pub name: Option<String>,
-    /// Live status line on stderr: `Some(true)` always, `Some(false)` never, `None` for runs
-    /// longer than about two seconds. Default `None`. `TYPEFUZZ_PROGRESS` (`1`/`0`).
+    /// Live status line on stderr (and, with its first line, the note that coverage is off):
+    /// `Some(true)` always, `Some(false)` never, `None` for campaigns (a [`time`](Config::time)
+    /// budget, `TYPEFUZZ_TIME` or `TYPEFUZZ_CASES`) once they are about two seconds old, so a
+    /// plain `cargo test` prints nothing between libtest's lines. Default `None`.
+    /// `TYPEFUZZ_PROGRESS` (`1`/`0`).
     pub progress: Option<bool>,
     /// A property call running longer than this is a hang: its input is saved to a `hang-<hash>`
     /// file in the test's artifact directory (beside the regression file), the seed and the
@@ -232,6 +237,38 @@ pub struct Config {
     /// directory (see [`workers`](crate::workers)). Default 1 (the run stays in this process).
     /// `TYPEFUZZ_JOBS`; `cargo typefuzz test -j N` sets it.
     pub jobs: usize,
+    /// Whether [`check`](crate::check) applies the `TYPEFUZZ_*` environment variables
+    /// ([`apply_env`](Config::apply_env)) on top of this configuration before it runs. Default
+    /// `true`, so every test written against `check` honours `TYPEFUZZ_TIME`, `TYPEFUZZ_SEED`,
+    /// `TYPEFUZZ_JOBS` and the rest; `apply_env` turns it off once it has applied them (they
+    /// apply once). Turn it off ([`with_read_env(false)`](Config::with_read_env)) for a run
+    /// whose configuration must stay exactly as written: a benchmark's trials, a test of the
+    /// engine's own behaviour at a fixed budget.
+    ///
+    /// ```
+    /// use typefuzz::Config;
+    /// assert!(Config::default().read_env);
+    /// assert!(!Config::default().apply_env().read_env, "applied once");
+    /// assert!(!Config::default().with_read_env(false).read_env);
+    /// ```
+    pub read_env: bool,
+    /// Inputs (codec bytes, [`codec::to_bytes`](crate::codec::to_bytes)) replayed first, after
+    /// the regression file's entries and before the corpus, and counted as regressions
+    /// replayed ([`Stats::regressions_replayed`](crate::Stats::regressions_replayed)). Default
+    /// empty. The proptest drop-in puts the values of the test's `.proptest-regressions` seeds
+    /// here, so a checked-in failure fails the next run at once, as under plain proptest.
+    ///
+    /// ```
+    /// use typefuzz::{check, codec, Config};
+    /// let config = Config::default().with_seed(1).with_replay_first(vec![codec::to_bytes(&250u8)]);
+    /// let report = check(&config, |cx| cx.generate::<u8>(), |x| *x < 200);
+    /// assert_eq!(report.failure.unwrap().tests, 1, "the saved input fails first");
+    /// assert_eq!(report.stats.regressions_replayed, 1);
+    /// ```
+    pub replay_first: Vec<Vec<u8>>,
+    /// Whether `TYPEFUZZ_CASES` or `TYPEFUZZ_TIME` made this run a campaign (for the status
+    /// line, [`status_line`](Config::status_line)).
+    campaign: bool,
 }
 
 /// The wall-clock bound on a drop-in's discards under a plain `cargo test` (see
@@ -266,6 +303,9 @@ impl Default for Config {
             discard_time: None,
             keep_seeds: true,
             jobs: 1,
+            read_env: true,
+            replay_first: Vec::new(),
+            campaign: false,
         }
     }
 }
@@ -325,9 +365,30 @@ builder! {
     with_keep_seeds(keep_seeds: bool) => keep_seeds;
     /// Sets [`jobs`](Config::jobs) (at least 1).
     with_jobs(jobs: usize) => jobs.max(1);
+    /// Sets [`read_env`](Config::read_env).
+    with_read_env(read_env: bool) => read_env;
+    /// Sets [`replay_first`](Config::replay_first).
+    with_replay_first(replay_first: Vec<Vec<u8>>) => replay_first;
 }
 
 impl Config {
+    /// Whether the status line is printed (see [`progress`](Config::progress)): `Some(false)`
+    /// for a run that is not a campaign and did not ask for it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use typefuzz::Config;
+    /// assert_eq!(Config::default().status_line(), Some(false));
+    /// assert_eq!(Config::default().with_time(Duration::from_secs(60)).status_line(), None);
+    /// assert_eq!(Config::default().with_progress(true).status_line(), Some(true));
+    /// ```
+    pub fn status_line(&self) -> Option<bool> {
+        match self.progress {
+            None if self.time.is_none() && !self.campaign => Some(false),
+            progress => progress,
+        }
+    }
+
     /// The feedback sources the loop uses: [`feedback`](Config::feedback), without structure
     /// coverage under the schedules that ignore it.
     pub(crate) fn effective_feedback(&self) -> FeedbackSources {
@@ -367,6 +428,7 @@ impl Config {
 
     /// [`apply_env`](Config::apply_env) over any variable lookup (what the tests use).
     pub(crate) fn apply_vars(mut self, var: impl Fn(&str) -> Option<String>) -> Self {
+        self.read_env = false;
         let read = |name: &str| {
             var(name)
                 .map(|v| v.trim().to_string())
@@ -397,6 +459,7 @@ impl Config {
             read("TYPEFUZZ_CASES").and_then(|v| parse_or_warn("TYPEFUZZ_CASES", &v, parse_u64));
         let time = read("TYPEFUZZ_TIME")
             .and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration_var));
+        self.campaign |= cases.is_some() || time.is_some();
         if let Some(time) = time {
             self.time = Some(time);
             if cases.is_none() {

@@ -11,6 +11,7 @@ use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// The versions of the regression file format this build reads; it writes the last one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,17 +129,31 @@ impl RegressionFile {
     /// messages): entries written for another shape are reported and left out.
     pub(crate) fn replayable(&self, shape: u64, type_name: &str) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
+        let mut other_shapes = Vec::new();
         for (index, entry) in self.entries.iter().enumerate() {
             match entry.shape {
-                Some(written) if written != shape => eprintln!(
-                    "typefuzz: regression entry {} of {} was written for a different shape of \
-                     `{type_name}` (fingerprint {written:016x}, now {shape:016x}); kept, not \
-                     replayed",
-                    index + 1,
-                    self.path.display()
-                ),
+                Some(written) if written != shape => other_shapes.push((index + 1, written)),
                 _ => out.push(entry.bytes.clone()),
             }
+        }
+        if let Some(&(_, written)) = other_shapes.first() {
+            let numbers: Vec<String> = other_shapes.iter().map(|(n, _)| n.to_string()).collect();
+            announce_once(
+                &self.path,
+                &format!(
+                    "typefuzz: {}: regression entr{} {} {} written for a different shape of \
+                     `{type_name}` (fingerprint {written:016x}, now {shape:016x}): kept, not \
+                     replayed, so the failures {} hold {} not checked. Check them by hand, then \
+                     delete {} from the file (or restore the type's old shape to replay them)",
+                    self.path.display(),
+                    if numbers.len() == 1 { "y" } else { "ies" },
+                    numbers.join(", "),
+                    if numbers.len() == 1 { "was" } else { "were" },
+                    if numbers.len() == 1 { "it" } else { "they" },
+                    if numbers.len() == 1 { "is" } else { "are" },
+                    if numbers.len() == 1 { "it" } else { "them" },
+                ),
+            );
         }
         out
     }
@@ -536,6 +551,24 @@ fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
         let _ = fs::remove_file(&temporary);
     }
     result
+}
+
+/// Writes `message` to the process's real standard error, once per process for `path`.
+///
+/// libtest captures what a passing test prints through `print!`/`eprint!` (its output capture
+/// swaps the macros' target) and shows it only if the test fails; a message written to
+/// `std::io::stderr()` itself goes to file descriptor 2 and is seen under a plain `cargo test`.
+/// For what a user must act on even when the test passes.
+pub(crate) fn announce_once(path: &Path, message: &str) {
+    static ANNOUNCED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let mut announced = ANNOUNCED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if announced.iter().any(|seen| seen == path) {
+        return;
+    }
+    announced.push(path.to_path_buf());
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
 }
 
 #[cfg(test)]

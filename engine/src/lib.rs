@@ -111,6 +111,6 @@ pub use executor::{run_once, Verdict};
 pub use fuzzer::{check, check_prepared};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
 pub use report::{elide, MAX_SHOWN};
-pub use report::{DebugArgs, Failure, Report};
+pub use report::{DebugArgs, Failure, InputSource, Report};
 pub use stats::{AssumeStats, LabelStats, Stats, StopReason};
 pub use typefuzz_core::{Context, Mutate, Operator, Operators};

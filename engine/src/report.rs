@@ -23,14 +23,19 @@ pub struct Report<T> {
 }
 
 impl<T: Debug> Report<T> {
-    /// Whether the property held for every test.
+    /// Whether the property held for every test and was checked at all: a run whose every
+    /// test was discarded ([`never_checked`](Report::never_checked)) proves nothing and has not
+    /// passed.
     ///
     /// ```
-    /// let report = typefuzz::check(&typefuzz::Config::default(), |cx| cx.generate::<u8>(), |_| true);
-    /// assert!(report.passed());
+    /// use typefuzz::{check, Config, Discard};
+    /// let config = Config::default().with_max_discards(Some(50));
+    /// assert!(check(&config, |cx| cx.generate::<u8>(), |_| true).passed());
+    /// let discarded = check(&config, |cx| cx.generate::<u8>(), |_| -> bool { Discard::discard() });
+    /// assert!(!discarded.passed());
     /// ```
     pub fn passed(&self) -> bool {
-        self.failure.is_none()
+        self.failure.is_none() && self.never_checked().is_none()
     }
 
     /// Panics with the formatted failure if the property failed, or if every test was discarded
@@ -149,6 +154,70 @@ pub struct Failure<T> {
     pub tests: u64,
     /// Discards until the failure.
     pub discards: u64,
+    /// Where the first failing input came from.
+    pub source: InputSource,
+}
+
+/// Where a failing input came from, which decides what replays it.
+///
+/// ```
+/// use typefuzz::{check, Config, InputSource};
+/// let config = Config::default().with_seed(2).with_keep_seeds(false).with_read_env(false);
+/// let report = check(&config, |cx| cx.generate::<u8>(), |x| *x < 100);
+/// let failure = report.failure.unwrap();
+/// assert_eq!(failure.source, InputSource::Search { corpus_loaded: 0, timed: false });
+/// assert!(failure.to_string().contains("replay this run: TYPEFUZZ_SEED=2 TYPEFUZZ_CORPUS=off"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputSource {
+    /// A saved input replayed first: a regression-file entry, a crash or hang file, or
+    /// [`Config::replay_first`](crate::Config::replay_first) (a proptest `cc` seed).
+    Regression,
+    /// An input of the corpus directory: the test's kept corpus under `target/`, or one the
+    /// user named.
+    Corpus {
+        /// Whether it is the corpus the engine keeps by itself ([`Config::keep_seeds`]),
+        /// which a clean checkout does not have.
+        ///
+        /// [`Config::keep_seeds`]: crate::Config::keep_seeds
+        kept: bool,
+    },
+    /// Found by one of several worker processes ([`Config::jobs`](crate::Config::jobs)), which
+    /// shared seeds: no seed replays such a run.
+    Workers,
+    /// Generated or mutated by this run's search, which started from `corpus_loaded` corpus
+    /// inputs, under a time budget (`timed`) or not.
+    Search {
+        /// Corpus inputs replayed before the search, which shaped it.
+        corpus_loaded: u64,
+        /// Whether the run had a time budget (where it stops depends on the machine).
+        timed: bool,
+    },
+}
+
+impl InputSource {
+    /// The source of the input that failed at test `tests` of a run that replayed
+    /// `regressions` saved inputs, then `corpus_loaded` corpus inputs, before its search.
+    pub(crate) fn of(
+        tests: u64,
+        regressions: u64,
+        corpus_loaded: u64,
+        config: &crate::Config,
+    ) -> InputSource {
+        if tests <= regressions {
+            InputSource::Regression
+        } else if tests <= regressions + corpus_loaded {
+            InputSource::Corpus {
+                kept: config.corpus.is_none(),
+            }
+        } else {
+            InputSource::Search {
+                corpus_loaded,
+                timed: config.time.is_some(),
+            }
+        }
+    }
 }
 
 impl<T> Failure<T> {
@@ -179,6 +248,7 @@ impl<T> Failure<T> {
             name: self.name,
             tests: self.tests,
             discards: self.discards,
+            source: self.source,
         }
     }
 
@@ -261,14 +331,7 @@ impl<T> Failure<T> {
         for note in notes {
             writeln!(out, "{note}")?;
         }
-        // The seed is read from `TYPEFUZZ_SEED` only by configurations built with
-        // `Config::from_env`/`apply_env` (every adapter's), so both ways are named.
-        writeln!(
-            out,
-            "replay this run: TYPEFUZZ_SEED={} (or Config::with_seed({}) where the config does \
-             not read the environment)",
-            self.seed, self.seed
-        )?;
+        self.write_replay(out)?;
         // Never "saved" unless the write succeeded.
         match (&self.regression_file, &self.not_saved) {
             (Some(path), _) => write!(
@@ -281,6 +344,62 @@ impl<T> Failure<T> {
                 out,
                 "not saved: the property has no name (Config::name) and no regression file \
                  (Config::regressions)"
+            ),
+        }
+    }
+}
+
+impl<T> Failure<T> {
+    /// Where the input came from, and what replays it on a clean checkout (`check` reads
+    /// `TYPEFUZZ_SEED` unless its config has [`read_env`](crate::Config::read_env) off; then
+    /// `Config::with_seed` does).
+    fn write_replay(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        let seed = self.seed;
+        let saved = if self.regression_file.is_some() {
+            "the regression file it was saved to replays it first on any checkout"
+        } else {
+            "it was not saved (below)"
+        };
+        match self.source {
+            InputSource::Regression => writeln!(
+                out,
+                "found by replaying a saved input (regression file, crash or hang file, or a \
+                 proptest seed) on the run's first tests: run the test again to replay it"
+            ),
+            InputSource::Corpus { kept: true } => writeln!(
+                out,
+                "found by replaying the kept corpus (target/typefuzz/corpus/), which a clean \
+                 checkout does not have, so TYPEFUZZ_SEED={seed} alone does not replay it; \
+                 {saved}"
+            ),
+            InputSource::Corpus { kept: false } => writeln!(
+                out,
+                "found by replaying the corpus directory (TYPEFUZZ_CORPUS, Config::corpus); \
+                 TYPEFUZZ_SEED={seed} with the same directory replays the run; {saved}"
+            ),
+            InputSource::Workers => writeln!(
+                out,
+                "found by a worker that shared seeds with others, so no seed replays the run; \
+                 {saved}"
+            ),
+            InputSource::Search {
+                corpus_loaded: 0,
+                timed,
+            } => {
+                write!(
+                    out,
+                    "replay this run: TYPEFUZZ_SEED={seed} TYPEFUZZ_CORPUS=off (or \
+                     Config::with_seed({seed}).with_keep_seeds(false))"
+                )?;
+                if timed {
+                    write!(out, " with at least this run's time budget")?;
+                }
+                writeln!(out)
+            }
+            InputSource::Search { corpus_loaded, .. } => writeln!(
+                out,
+                "found by the search after replaying {corpus_loaded} kept corpus inputs, so \
+                 TYPEFUZZ_SEED={seed} repeats the run only where that corpus exists; {saved}"
             ),
         }
     }

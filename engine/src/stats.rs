@@ -317,11 +317,6 @@ const STATUS_AFTER: Duration = Duration::from_secs(2);
 /// At most one status line per this period.
 const STATUS_PERIOD: Duration = Duration::from_secs(1);
 
-/// A run of this many tests is long (a campaign, not a framework-sized `cargo test` run of a
-/// few hundred cases) even when it took under [`STATUS_AFTER`]: it ends with the coverage
-/// banner if coverage is off.
-const LONG_RUN_TESTS: u64 = 10_000;
-
 /// `tests / elapsed`, defined for a zero `elapsed`.
 fn per_second(tests: u64, elapsed: Duration) -> f64 {
     tests as f64 / elapsed.as_secs_f64().max(1e-9)
@@ -349,7 +344,9 @@ impl StatusLine {
     }
 
     /// Prints a line at most once a second, once the run is two seconds old (or always when
-    /// asked for); looks at the clock only every few hundred tests.
+    /// asked for); looks at the clock only every few hundred tests. `mode` `None` is resolved
+    /// before ([`Config::status_line`](crate::Config::status_line)): here it means the same as
+    /// `Some(true)` after [`STATUS_AFTER`].
     pub(crate) fn tick(&mut self, stats: &Stats) {
         if self.mode == Some(false) || stats.tests - self.tests_at_check < self.check_every {
             return;
@@ -369,12 +366,9 @@ impl StatusLine {
         }
     }
 
-    /// The final line, if any line was printed (or asked for); the coverage banner after a run
-    /// of [`LONG_RUN_TESTS`] tests that printed no status line (one quicker than two seconds).
+    /// The final line, if any line was printed (or asked for). The coverage banner comes with
+    /// the first status line only: a run that prints none (a plain `cargo test`) says nothing.
     pub(crate) fn finish(&mut self, stats: &Stats) {
-        if stats.tests >= LONG_RUN_TESTS {
-            crate::feedback::coverage::warn_once_if_disabled();
-        }
         if self.mode == Some(true) || (self.mode.is_none() && self.last_print.is_some()) {
             print_status(&line("DONE ", stats, self.started.elapsed()));
         }

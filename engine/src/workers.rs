@@ -17,6 +17,10 @@
 //!   wrote since (new file names) through the ordinary path: an input is kept if it is
 //!   interesting to *this* worker's feedback. The directory is safe for concurrent writers
 //!   (one file per input, written to a temporary name and renamed).
+//! - A worker writes its results (statistics, failure) and then a `done` file, and exits with
+//!   status 0 as soon as its loop is over, before the rest of the test runs. A worker that exits
+//!   otherwise (a panic, an abort, a signal, a result it could not write) ends the run as a
+//!   failure, with the last lines of its output: nothing a worker found is lost silently.
 //! - The first worker to fail shrinks its failure and writes the minimal input; the others are
 //!   stopped, and this process replays the minimal input itself, so the report, the regression
 //!   file and the panic message are those of an ordinary run. The statistics of all workers are
@@ -55,7 +59,7 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use crate::files::write_atomically;
-use crate::{codec, Config, Mutate, Report, Stats, StopReason};
+use crate::{codec, Config, InputSource, Mutate, Report, Stats, StopReason};
 
 /// Tells a re-run test binary that it is a worker: `<index> <jobs> <call> <seed>`.
 const WORKER_VAR: &str = "__TYPEFUZZ_WORKER";
@@ -67,6 +71,9 @@ const CORPUS_VAR: &str = "__TYPEFUZZ_WORKER_CORPUS";
 /// ([`Config::keep_seeds`]), which workers replay within a budget and minimize like any run
 /// (see `corpus::disk`); unset for a directory the user named or a temporary one.
 const KEPT_VAR: &str = "__TYPEFUZZ_WORKER_CORPUS_KEPT";
+/// Makes a worker's writes of the files whose names start with its value fail (see
+/// [`Worker::finish`]); for tests.
+const FAULT_VAR: &str = "__TYPEFUZZ_WORKER_WRITE_FAULT";
 
 /// How often a worker publishes its statistics and imports the others' seeds.
 const SYNC_INTERVAL: Duration = Duration::from_secs(1);
@@ -180,12 +187,15 @@ impl Parent {
                 }
                 if let Ok(Some(status)) = worker.child.try_wait() {
                     worker.status = Some(status);
-                    // What the test does after `check` returns in a worker (its exit status)
-                    // does not matter: a worker that finished its loop says so in a file.
+                    // A worker finished its loop cleanly when it wrote `done` (after everything
+                    // else), reported no failure, and exited successfully: a worker whose test
+                    // panicked, aborted or was killed after its loop (a failed write, an
+                    // assertion on the report) ends the run as a failure.
                     // A worker that exits successfully without ever publishing statistics did
                     // not run the property (checked after the loop).
-                    let finished =
-                        done_path(&dir, index).exists() && !failure_path(&dir, index).exists();
+                    let finished = status.success()
+                        && done_path(&dir, index).exists()
+                        && !failure_path(&dir, index).exists();
                     let never_ran = status.success() && !stats_path(&dir, index).exists();
                     if !finished && !never_ran && ended.is_none() {
                         ended = Some(index);
@@ -220,7 +230,10 @@ impl Parent {
                 stats: merged,
                 failure: None,
             },
-            Some(index) => self.failed(config, &dir, index, seed, merged, single),
+            Some(index) => {
+                let ended = (index, workers[index].status);
+                self.failed(config, &dir, ended, seed, merged, single)
+            }
         };
         let _ = fs::remove_dir_all(&dir);
         report
@@ -281,24 +294,33 @@ impl Parent {
         Ok(workers)
     }
 
-    /// The report of a run whose worker `index` failed: its minimal input replayed here.
+    /// The report of a run whose worker `index` failed (and exited with `status`): its minimal
+    /// input replayed here.
     fn failed<T: Mutate + Debug>(
         &self,
         config: &Config,
         dir: &Path,
-        index: usize,
+        (index, status): (usize, Option<ExitStatus>),
         seed: u64,
         merged: Stats,
         single: impl FnOnce(&Config) -> Report<T>,
     ) -> Report<T> {
         let Ok(bytes) = fs::read(failure_path(dir, index)) else {
-            // The worker died without reporting: a crash of the process, or a kill from outside.
+            // The worker died without reporting a failing input: a crash of the process, a
+            // kill from outside, or a failed write of its results.
+            let status = status.map_or_else(|| "status unknown".to_owned(), |s| s.to_string());
             let log = fs::read_to_string(log_path(dir, index)).unwrap_or_default();
-            let tail: Vec<&str> = log.lines().rev().take(30).collect();
+            // Backtraces left out (`RUST_BACKTRACE` would push the panic message out of view).
+            let tail: Vec<&str> = log
+                .lines()
+                .filter(|line| !is_backtrace_line(line))
+                .rev()
+                .take(30)
+                .collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             panic!(
-                "typefuzz: worker {index} of {} on `{}` exited without a report; the last lines \
-                 of its output ({}):\n{}",
+                "typefuzz: worker {index} of {} on `{}` ended ({status}) without reporting a \
+                 failing input; the last lines of its output ({}):\n{}",
                 self.jobs,
                 self.test,
                 log_path(dir, index).display(),
@@ -329,6 +351,7 @@ impl Parent {
             );
         };
         failure.seed = worker_seed(seed, index);
+        failure.source = InputSource::Workers;
         failure.tests = merged.tests;
         failure.discards = merged.discards;
         failure.notes.push(format!(
@@ -364,6 +387,17 @@ impl Parent {
             parts.join("; ")
         );
     }
+}
+
+/// Whether `line` belongs to a printed backtrace (its header, frames, locations or closing note).
+fn is_backtrace_line(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    let frame = trimmed
+        .split_once(": ")
+        .is_some_and(|(number, _)| number.bytes().all(|b| b.is_ascii_digit()));
+    line.starts_with("stack backtrace:")
+        || line.starts_with("note: Some details are omitted")
+        || (line.starts_with(' ') && (frame || trimmed.starts_with("at ")))
 }
 
 /// A fresh directory for one run's worker files.
@@ -471,21 +505,70 @@ impl Worker {
         );
     }
 
-    /// Publishes the final statistics, that the loop is done and, if the run failed, the
-    /// minimal input (which makes the parent stop the other workers and replay it).
-    pub(crate) fn finish<T: Mutate + Debug>(&self, report: &Report<T>) {
-        self.publish(&report.stats);
-        let _ = write_atomically(&done_path(&self.dir, self.index), b"");
+    /// Publishes the final statistics, the minimal input if the run failed (which makes the
+    /// parent stop the other workers and replay it) and, last, that the loop is done: the parent
+    /// reads "done and no failure file" as a pass, so `done` is written only once everything
+    /// before it is on disk.
+    ///
+    /// Then the worker process exits with status 0: what the test does after `check` (say, an
+    /// assertion on statistics that only the merged report satisfies) is the parent's business.
+    /// Any other exit status, before this point, is a failure of the run.
+    ///
+    /// # Panics
+    ///
+    /// If a file cannot be written (a full disk, a permission error): the test fails in this
+    /// worker, whose exit status the parent checks, instead of a found failure vanishing.
+    pub(crate) fn finish<T: Mutate + Debug>(&self, report: &Report<T>) -> ! {
+        let mut files = Vec::new();
         if let Some(failure) = &report.failure {
-            let _ = write_atomically(
-                &self.dir.join(format!("failure-{}.txt", self.index)),
-                failure.to_string().as_bytes(),
-            );
-            let _ = write_atomically(
-                &failure_path(&self.dir, self.index),
-                &codec::to_bytes(&failure.minimal),
-            );
+            files.push((
+                self.dir.join(format!("failure-{}.txt", self.index)),
+                failure.to_string().into_bytes(),
+            ));
+            files.push((
+                failure_path(&self.dir, self.index),
+                codec::to_bytes(&failure.minimal),
+            ));
         }
+        files.push((
+            stats_path(&self.dir, self.index),
+            write_stats(&report.stats).into_bytes(),
+        ));
+        files.push((done_path(&self.dir, self.index), Vec::new()));
+        for (path, bytes) in files {
+            if let Err(error) = self.write(&path, &bytes) {
+                let found = match &report.failure {
+                    Some(failure) => format!("it found a failure:\n{failure}\n"),
+                    None => String::new(),
+                };
+                panic!(
+                    "typefuzz: worker {} could not write {}: {error}; {found}free disk space \
+                     in {} (the system's temporary directory) and run again",
+                    self.index,
+                    path.display(),
+                    self.dir.display()
+                );
+            }
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        std::process::exit(0)
+    }
+
+    /// Writes one of the files the parent reads. `__TYPEFUZZ_WORKER_WRITE_FAULT=<file name
+    /// prefix>` makes writing the matching files fail, as a full disk would: how the tests check
+    /// that such an error fails the run instead of passing it.
+    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if let Some(prefix) = std::env::var_os(FAULT_VAR) {
+            if name.starts_with(&*prefix.to_string_lossy()) {
+                return Err(std::io::Error::other(
+                    "injected by __TYPEFUZZ_WORKER_WRITE_FAULT",
+                ));
+            }
+        }
+        write_atomically(path, bytes)
     }
 }
 
@@ -685,6 +768,19 @@ mod tests {
             None,
             "the kept directory is found by name, and kept within its budget"
         );
+    }
+
+    #[test]
+    fn backtraces_are_left_out_of_a_worker_log_tail() {
+        assert!(is_backtrace_line("stack backtrace:"));
+        assert!(is_backtrace_line("   0: __rustc::rust_begin_unwind"));
+        assert!(is_backtrace_line(
+            "             at ./tests/worker_faults.rs:30:5"
+        ));
+        assert!(!is_backtrace_line(
+            "typefuzz: worker 0 could not write failure-0: no space"
+        ));
+        assert!(!is_backtrace_line("failure: property returned false"));
     }
 
     #[test]

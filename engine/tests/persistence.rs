@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::path::PathBuf;
 
-use typefuzz::{check, codec, cover, Config};
+use typefuzz::{check, codec, cover, Config, InputSource};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -339,6 +339,25 @@ fn an_entry_of_another_shape_is_kept_and_not_replayed() {
     );
 }
 
+/// The entry kept but not replayed is announced where a passing test's reader sees it: before,
+/// the notice went through `eprintln!`, which libtest captures and drops for a passing test.
+#[test]
+fn a_kept_entry_of_another_shape_is_announced_past_libtests_capture() {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "an_entry_of_another_shape_is_kept_and_not_replayed",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let notices = stderr.matches("kept, not replayed").count();
+    assert_eq!(notices, 1, "{stderr}");
+    assert!(stderr.contains("delete it from the file"), "{stderr}");
+}
+
 /// Old-format (v1) entries, which carry no fingerprint, keep being replayed.
 #[test]
 fn old_format_entries_keep_working() {
@@ -447,16 +466,25 @@ fn a_regression_directory_gives_each_test_its_own_file() {
     }
 }
 
+/// Makes a FIFO at `path` with POSIX's `mkfifo`: a missing tool fails the test instead of
+/// skipping it, so the two tests below always check what they claim.
+#[cfg(unix)]
+fn make_fifo(path: &std::path::Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(
+        made.as_ref().is_ok_and(|status| status.success()),
+        "mkfifo {}: {made:?}",
+        path.display()
+    );
+}
+
 /// D7: before, saving replaced a FIFO (or `/dev/null`, as root) with a regular file.
 #[test]
+#[cfg(unix)]
 fn a_non_regular_file_is_never_replaced() {
     let dir = scratch("fifo");
     let fifo = dir.join("fifo.txt");
-    let made = Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|status| status.success()) {
-        eprintln!("skipped: no mkfifo");
-        return;
-    }
+    make_fifo(&fifo);
     let report = check(
         &Config::default().with_seed(8).with_regressions(&fifo),
         |cx| cx.generate::<u8>(),
@@ -514,16 +542,11 @@ fn an_unwritable_regression_file_is_not_reported_saved() {
 
 /// D8: before, a FIFO in the corpus directory made loading block forever.
 #[test]
+#[cfg(unix)]
 fn a_fifo_in_the_corpus_directory_is_skipped() {
     let dir = scratch("corpus-fifo").join("corpus");
     std::fs::create_dir_all(&dir).unwrap();
-    if !Command::new("mkfifo")
-        .arg(dir.join("0000"))
-        .status()
-        .is_ok_and(|s| s.success())
-    {
-        return;
-    }
+    make_fifo(&dir.join("0000"));
     let report = check(
         &Config::default()
             .with_seed(11)
@@ -593,6 +616,51 @@ fn env_child() {
         },
     );
     report.assert_passed();
+}
+
+/// A child that runs `check` on a configuration it wrote itself (no `from_env`), once as is and
+/// once with `read_env` off, and prints what each run did.
+#[test]
+fn plain_config_child() {
+    if std::env::var_os("TYPEFUZZ_TEST_PLAIN_CHILD").is_none() {
+        return;
+    }
+    let config = Config::default().with_cases(50).with_keep_seeds(false);
+    for (label, config) in [
+        ("env", config.clone()),
+        ("fixed", config.with_read_env(false)),
+    ] {
+        let report = check(&config, |cx| cx.generate::<u8>(), |_| true);
+        println!(
+            "{label}: seed {} valid {}",
+            report.stats.seed, report.stats.valid
+        );
+    }
+}
+
+/// Before, `check` ignored `TYPEFUZZ_*` unless the caller applied them: `TYPEFUZZ_SEED` and
+/// `TYPEFUZZ_CASES` silently did nothing on a test written against `check`.
+#[test]
+fn check_applies_the_environment_unless_told_not_to() {
+    let output = child(
+        "plain_config_child",
+        &[
+            ("TYPEFUZZ_TEST_PLAIN_CHILD", "1".as_ref()),
+            ("TYPEFUZZ_SEED", "77".as_ref()),
+            ("TYPEFUZZ_CASES", "123".as_ref()),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("env: seed 77 valid 123"), "{stdout}");
+    let fixed = stdout
+        .lines()
+        .find(|l| l.starts_with("fixed: "))
+        .unwrap_or_default();
+    assert!(
+        fixed.ends_with(" valid 50") && !fixed.contains("seed 77 "),
+        "{stdout}"
+    );
 }
 
 /// D6: before, zero budgets ran no test and passed silently.
@@ -674,4 +742,49 @@ fn the_codec_flags_values_deeper_than_its_bound() {
     while let Some(Nat::Succ(inner)) = pending.pop() {
         pending.push(*inner);
     }
+}
+
+/// The report says where the failing input came from and what replays it on a clean checkout:
+/// before, it always printed "replay this run: TYPEFUZZ_SEED=<seed>", which does not hold for an
+/// input from the kept corpus (a clean checkout has none).
+#[test]
+fn the_report_names_the_inputs_source_and_a_replay_that_holds() {
+    let dir = scratch("source");
+    let regressions = dir.join("regressions.txt");
+    let corpus = dir.join("corpus");
+    let config = Config::default()
+        .with_seed(6)
+        .with_read_env(false)
+        .with_keep_seeds(false);
+    // Fresh: the seed with the corpus off replays it.
+    let fresh = check(&config, |cx| cx.generate::<u8>(), |x| *x < 100);
+    let text = fresh.failure.expect("fails").to_string();
+    assert!(
+        text.contains("replay this run: TYPEFUZZ_SEED=6 TYPEFUZZ_CORPUS=off"),
+        "{text}"
+    );
+    // From a corpus directory: named as such.
+    std::fs::create_dir_all(&corpus).unwrap();
+    std::fs::write(corpus.join("input"), codec::to_bytes(&250u8)).unwrap();
+    let from_corpus = check(
+        &config.clone().with_corpus(&corpus),
+        |cx| cx.generate::<u8>(),
+        |x| *x < 200,
+    );
+    let failure = from_corpus.failure.expect("the corpus input fails");
+    assert_eq!(failure.source, InputSource::Corpus { kept: false });
+    assert!(failure
+        .to_string()
+        .contains("found by replaying the corpus directory"));
+    // From the regression file, on the next run.
+    let saving = config.clone().with_regressions(&regressions);
+    assert!(check(&saving, |cx| cx.generate::<u8>(), |x| *x < 100)
+        .failure
+        .is_some());
+    let again = check(&saving, |cx| cx.generate::<u8>(), |x| *x < 100);
+    let failure = again.failure.expect("replayed");
+    assert_eq!(failure.source, InputSource::Regression);
+    assert!(failure
+        .to_string()
+        .contains("found by replaying a saved input"));
 }

@@ -164,3 +164,21 @@ fn assume_feedback_raises_the_valid_rate_five_fold() {
         "guided {guided:.4} vs generated {generated:.4}"
     );
 }
+
+/// Before, `Report::passed` was true for a run whose every test was discarded: a property that
+/// never ran counted as holding.
+#[test]
+fn a_check_with_no_valid_test_has_not_passed() {
+    let config = Config::default()
+        .with_seed(3)
+        .with_max_discards(Some(300))
+        .with_keep_seeds(false);
+    let report = check(
+        &config,
+        |cx| cx.generate::<u8>(),
+        |_| -> bool { typefuzz::Discard::discard() },
+    );
+    assert_eq!((report.stats.valid, report.stats.discards), (0, 300));
+    assert!(report.failure.is_none());
+    assert!(!report.passed(), "{:?}", report.stats);
+}

@@ -81,9 +81,11 @@
 //!   before become seeds (the engine's `valid_sizes` feedback), so the search climbs from small
 //!   valid inputs to bigger ones — what makes sparse preconditions reachable.
 //! - **`ProptestConfig`.** `cases` counts non-discarded tests, as in proptest, so a plain
-//!   `cargo test` costs what proptest's would; `max_global_rejects` does not abort the run
-//!   (typefuzz climbs out of discards, which are bounded by time instead:
-//!   [`Config::for_framework`]) but exceeding it is reported; `timeout` is the
+//!   `cargo test` costs what proptest's would, and a test passes only once it has run that many
+//!   valid cases. `max_global_rejects` does not abort the run (typefuzz climbs out of
+//!   discards, which are bounded by time instead: [`Config::for_framework`]) but exceeding it is
+//!   reported; a run whose discard time ends before `cases` valid tests fails as proptest would,
+//!   with "Too many global rejects" and the counts; `timeout` is the
 //!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;
 //!   `max_shrink_time`/`max_shrink_iters` bound shrinking; `failure_persistence: None` disables
 //!   the regression file. `PROPTEST_*` variables apply as in proptest, then the `TYPEFUZZ_*`
@@ -139,14 +141,14 @@ mod persistence;
 mod simplify;
 
 use std::cell::Cell;
-use std::collections::VecDeque;
 use std::fmt::{Debug, Write as _};
 use std::panic::Location;
 use std::time::Duration;
 
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
-use typefuzz_engine::{elide, Config, Failure, Framework, Outcome, Report, Stats};
+use typefuzz_engine::mutate::ValueHasher;
+use typefuzz_engine::{elide, Config, Failure, Framework, Mutate, Outcome, Report, Stats};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
 /// engine's argument formatting, shared with the quickcheck adapter).
@@ -256,7 +258,6 @@ fn building_config(proptest: &ProptestConfig) -> ProptestConfig {
 struct Generator<'a, A: Argument> {
     argument: &'a A,
     config: ProptestConfig,
-    proptest_seeds: VecDeque<[u8; 32]>,
     drawn: &'a Cell<Option<A::Tree>>,
     /// The stream fresh inputs are drawn from ([`Recording::continuing`]).
     stream: Option<Recording>,
@@ -266,23 +267,16 @@ impl<A: Argument> Generator<'_, A> {
     fn generate(&mut self, cx: &mut typefuzz_engine::Context) -> A::Genotype {
         let mut reason = None;
         for _ in 0..4 {
-            // A proptest seed builds the value proptest built from it; the engine's inputs come
-            // from one continuing stream, renewed when spent.
-            let drawn = match self.proptest_seeds.pop_front() {
-                Some(seed) => self.argument.draw(&mut Recording::new(&self.config, seed)),
-                None => {
-                    let stream = match &mut self.stream {
-                        Some(stream) if !stream.is_spent() => stream,
-                        stream => stream.insert(Recording::continuing(&self.config, seed(cx))),
-                    };
-                    let drawn = self.argument.draw(stream);
-                    if drawn.is_err() {
-                        // The stream's position within the failed draw is unknown.
-                        self.stream = None;
-                    }
-                    drawn
-                }
+            // The engine's inputs come from one continuing stream, renewed when spent.
+            let stream = match &mut self.stream {
+                Some(stream) if !stream.is_spent() => stream,
+                stream => stream.insert(Recording::continuing(&self.config, seed(cx))),
             };
+            let drawn = self.argument.draw(stream);
+            if drawn.is_err() {
+                // The stream's position within the failed draw is unknown.
+                self.stream = None;
+            }
             match drawn {
                 Ok((genotype, tree)) => {
                     self.drawn.set(Some(tree));
@@ -297,6 +291,43 @@ impl<A: Argument> Generator<'_, A> {
             reason.map_or_else(String::new, |r| r.message().to_string())
         )
     }
+}
+
+/// Shrink candidates that stand for the failing value itself. Once the property has failed, the
+/// engine shrinks the genotype (the strategy's choices), and many smaller choice sequences build
+/// the very same value (a choice decremented by one, a draw the strategy folds onto the same
+/// character): accepted as steps, they kept shrinking busy until its time bound on inputs that
+/// were already minimal. A candidate whose value prints as the current minimum's is answered
+/// `Discard` without running the property (the same value fails the same way), so shrinking
+/// takes only steps that change the value and stops when none does.
+#[derive(Default)]
+struct SameValue {
+    /// The genotype and value (`Debug`, hashed) of the latest failure: the current minimum.
+    minimum: Option<(Option<u64>, u64)>,
+}
+
+impl SameValue {
+    /// Whether `genotype` is a different genotype of the current minimum's value. The minimum's
+    /// own genotype is run (the engine re-runs it to tell a flaky failure).
+    fn is_current_minimum<G: Mutate, V: Debug>(&self, genotype: &G, value: &V) -> bool {
+        let Some((minimum_genotype, minimum_value)) = self.minimum else {
+            return false;
+        };
+        let genotype = ValueHasher::of(genotype);
+        (genotype.is_none() || genotype != minimum_genotype) && value_hash(value) == minimum_value
+    }
+
+    /// Records a failure, which becomes the current minimum (the engine shrinks greedily: the
+    /// latest failing candidate is the one it keeps).
+    fn failed<G: Mutate, V: Debug>(&mut self, genotype: &G, value: &V) {
+        self.minimum = Some((ValueHasher::of(genotype), value_hash(value)));
+    }
+}
+
+/// A hash of `value`'s `Debug` text: the value as the report prints it.
+fn value_hash<V: Debug>(value: &V) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(format!("{value:?}"))
 }
 
 /// A stream seed from the engine's random state (so a run is a function of its seed).
@@ -326,10 +357,17 @@ where
     let mut generator = Generator {
         argument,
         config: building.clone(),
-        proptest_seeds: persistence::proptest_seeds(proptest).into(),
         drawn: &drawn,
         stream: None,
     };
+    // A proptest seed builds the value proptest built from it: replayed first, before the
+    // corpus, as the regressions they are.
+    let replay_first = persistence::proptest_seeds(proptest)
+        .into_iter()
+        .filter_map(|seed| argument.draw(&mut Recording::new(&building, seed)).ok())
+        .map(|(genotype, _)| typefuzz_engine::codec::to_bytes(&genotype));
+    let config = &config.clone().with_replay_first(replay_first.collect());
+    let mut shrinking = SameValue::default();
     let report = typefuzz_engine::check(
         config,
         |cx| generator.generate(cx),
@@ -342,7 +380,17 @@ where
                 None => argument.express(genotype, &building),
             };
             match tree {
-                Ok(tree) => outcome(property(tree.current())),
+                Ok(tree) => {
+                    let value = tree.current();
+                    if shrinking.is_current_minimum(genotype, &value) {
+                        return Outcome::Discard;
+                    }
+                    let outcome = outcome(property(value));
+                    if matches!(outcome, Outcome::Fail(_)) {
+                        shrinking.failed(genotype, &tree.current());
+                    }
+                    outcome
+                }
                 // A filter gave up on these choices: neither a pass nor a failure.
                 Err(_) => Outcome::Discard,
             }
@@ -551,10 +599,8 @@ impl TestRunner {
             }
         }
         let report = run_argument(&config, &proptest, &Drawn::new(strategy), test);
-        if let Some(message) = report.never_checked() {
-            return Err(TestError::Abort(Reason::from(format!(
-                "Too many global rejects\n\t{message}"
-            ))));
+        if let Some(message) = too_many_rejects(&report, &proptest) {
+            return Err(TestError::Abort(Reason::from(message)));
         }
         let stats = report.stats.clone();
         match report.failure {
@@ -584,16 +630,59 @@ fn conclude<T: Debug>(
             failure_message(failure, &report.stats, proptest, show)
         );
     }
-    if let Some(message) = report.never_checked() {
-        panic!("Test aborted: Too many global rejects\n\t{message}");
+    if let Some(message) = too_many_rejects(&report, proptest) {
+        panic!("Test aborted: {message}");
     }
     if let Some(note) = rejects_note(report.stats.discards, proptest) {
         eprintln!("{note}");
     }
-    if let Some(note) = report.cut_short() {
-        eprintln!("{note}");
-    }
     report.stats
+}
+
+/// proptest's abort, when the rejects kept the run from its valid cases: everything discarded
+/// ([`Report::never_checked`]); the discard bound (time, or `TYPEFUZZ_MAX_DISCARDS`) reached
+/// short of the case count ([`Report::cut_short`]); or more rejects than `max_global_rejects`
+/// (where proptest itself would have aborted) and fewer distinct valid inputs than half of
+/// `cases` (the engine reran the few valid inputs it found to make up the count). Plain proptest fails such a run with "Too
+/// many global rejects"; so does the drop-in, which only spent longer trying.
+///
+/// ```
+/// use typefuzz::{check, Config, Discard};
+/// let proptest = proptest::test_runner::Config::with_cases(100);
+/// let config = Config::default().with_seed(1).with_cases(100).with_max_discards(Some(500));
+/// // One input in 256 is valid: 500 discards cannot find 100 distinct valid cases.
+/// let report = check(&config, |cx| cx.generate::<u8>(), |x| -> bool {
+///     if *x != 7 { Discard::discard() } else { true }
+/// });
+/// let message = typefuzz_proptest::too_many_rejects(&report, &proptest).unwrap();
+/// assert!(message.starts_with("Too many global rejects"), "{message}");
+/// assert!(message.contains("proptest's `cases` is 100"), "{message}");
+/// ```
+pub fn too_many_rejects<T>(report: &Report<T>, proptest: &ProptestConfig) -> Option<String> {
+    if let Some(message) = report.never_checked() {
+        return Some(format!("Too many global rejects\n\t{message}"));
+    }
+    let stats = &report.stats;
+    let cases = u64::from(proptest.cases);
+    let past_proptest = stats.discards > u64::from(proptest.max_global_rejects);
+    // Half, not all: a strategy with a small image repeats values under plain proptest too.
+    let too_few_distinct = past_proptest && stats.unique_valid < stats.valid.min(cases) / 2;
+    if report.failure.is_some() || (report.cut_short().is_none() && !too_few_distinct) {
+        return None;
+    }
+    Some(format!(
+        "Too many global rejects\n\ttypefuzz: {} rejects (max_global_rejects is {}) in {:.1} s \
+         left {} valid cases, {} of them distinct (seed {}); proptest's `cases` is {}, and a \
+         test passes only once that many ran: make a campaign (TYPEFUZZ_TIME=5m) to climb \
+         further, or check the precondition",
+        stats.discards,
+        proptest.max_global_rejects,
+        stats.elapsed.as_secs_f64(),
+        stats.valid,
+        stats.unique_valid,
+        stats.seed,
+        cases
+    ))
 }
 
 fn rejects_note(discards: u64, proptest: &ProptestConfig) -> Option<String> {

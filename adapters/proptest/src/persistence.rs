@@ -2,25 +2,42 @@
 //! typefuzz's own regression file of each test, beside them.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 
 /// The ChaCha seeds of a test's `.proptest-regressions` file (`cc <64 hex digits>` lines), in
 /// file order, read through proptest's own persistence (so its file location rules apply).
-/// Seeds of other generators (`xs`, from proptest before 0.9.1) are skipped with a note.
+/// Seeds of other generators (`xs`, from proptest before 0.9.1) are skipped, said in one line
+/// per file and process (every test of the file reads the same seeds).
 pub(crate) fn proptest_seeds(proptest: &ProptestConfig) -> Vec<[u8; 32]> {
     let Some(persistence) = &proptest.failure_persistence else {
         return Vec::new();
     };
     let mut seeds = Vec::new();
+    let mut skipped = Vec::new();
     for seed in persistence.load_persisted_failures2(proptest.source_file) {
         let line = seed.to_string();
         match parse_chacha_seed(&line) {
             Some(bytes) => seeds.push(bytes),
-            None => eprintln!(
-                "typefuzz: skipping the proptest regression seed `{line}`: only ChaCha (`cc`) \
-                 seeds, proptest's default since 0.9.1, can be replayed"
-            ),
+            None => skipped.push(line),
+        }
+    }
+    if let Some(first) = skipped.first() {
+        static NOTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+        let file = proptest.source_file.unwrap_or("this test").to_owned();
+        let mut noted = NOTED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !noted.contains(&file) {
+            noted.push(file.clone());
+            let prefix: String = first.chars().take(12).collect();
+            eprintln!(
+                "typefuzz: skipping {} proptest regression seed(s) of {file}'s tests (`{prefix}...`): \
+                 only ChaCha (`cc`) seeds, proptest's default since 0.9.1, can be replayed; \
+                 delete those lines or let plain proptest rewrite them",
+                skipped.len()
+            );
         }
     }
     seeds

@@ -76,6 +76,7 @@ pub(crate) fn simplify<T: ValueTree>(
 ) -> Option<Simplified<T::Value>> {
     let start = Instant::now();
     let mut last = None;
+    let mut last_shown = Some(format!("{:?}", tree.current()));
     let mut steps = 0;
     let mut iterations = 0;
     if !tree.simplify() {
@@ -85,10 +86,16 @@ pub(crate) fn simplify<T: ValueTree>(
         iterations += 1;
         match failure_of(tree.current(), property) {
             Some(message) => {
-                steps += 1;
                 // `current` is deterministic: keep the failing value, since the tree may end
-                // on a passing one when `complicate` cannot undo a step.
-                last = Some((tree.current(), message));
+                // on a passing one when `complicate` cannot undo a step. A step counts only if
+                // the value changed (`complicate` can come back to the value it left).
+                let value = tree.current();
+                let shown = format!("{value:?}");
+                if last_shown.as_ref() != Some(&shown) {
+                    steps += 1;
+                    last_shown = Some(shown);
+                }
+                last = Some((value, message));
                 if !tree.simplify() {
                     break;
                 }

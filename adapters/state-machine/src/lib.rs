@@ -354,8 +354,11 @@ pub fn check<M: StateMachineTest>(proptest: &ProptestConfig, size: impl Into<Siz
             run.command_table()
         );
     }
-    if let Some(note) = run.report.cut_short() {
-        eprintln!("{note}");
+    if let Some(message) = typefuzz_proptest::too_many_rejects(&run.report, proptest) {
+        panic!(
+            "Test aborted: {message}\n\tcommands:\n{}",
+            run.command_table()
+        );
     }
     run.report.stats
 }

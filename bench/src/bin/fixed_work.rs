@@ -41,6 +41,8 @@ fn run<T: Mutate + std::fmt::Debug>(
 ) {
     let total_nodes = std::cell::Cell::new(0u64);
     let config = Config::default()
+        // A trial runs exactly as configured, whatever TYPEFUZZ_* the shell holds.
+        .with_read_env(false)
         .with_seed(1)
         .with_time(Duration::from_secs(3600))
         .with_cases(u64::MAX)

@@ -98,6 +98,8 @@ impl Strategy {
     /// The typefuzz configuration of this strategy (`None` for the baselines).
     pub(crate) fn config(self, seed: u64, cap: Duration, max_size: usize) -> Option<Config> {
         let base = Config::default()
+            // A trial runs exactly as configured, whatever TYPEFUZZ_* the shell holds.
+            .with_read_env(false)
             .with_seed(seed)
             .with_time(cap)
             .with_cases(u64::MAX)

@@ -162,6 +162,8 @@ fn rebuild_bytes<T: Mutate>(
 pub(crate) struct RunArtifacts {
     corpus: Option<DiskCorpus>,
     regressions: Option<RegressionFile>,
+    /// [`Config::replay_first`]: replayed after the regression file's entries.
+    replay_first: Vec<Vec<u8>>,
     /// Where crash and hang inputs go (`<test>.artifacts/`), replayed first by the next run.
     artifact_dir: PathBuf,
     watchdog: Option<Watchdog>,
@@ -210,6 +212,7 @@ impl RunArtifacts {
                 DiskCorpus::new(&dir, budget)
             }),
             regressions: regression_path.as_deref().map(RegressionFile::load),
+            replay_first: config.replay_first.clone(),
             crash_guard: CrashGuard::new(&artifact_dir, seed, &replay),
             artifact_dir,
             watchdog,
@@ -224,17 +227,19 @@ impl RunArtifacts {
 
     /// The inputs replayed first: those that ended an earlier process (crash and hang files:
     /// likeliest to fail again, and a fixed one costs one test), then the regression file's
-    /// entries written for `T`'s shape (entries of another shape are reported and kept).
+    /// entries written for `T`'s shape (entries of another shape are reported and kept), then
+    /// [`Config::replay_first`].
     ///
     /// Recipe files (see the module docs) are rebuilt into inputs first, and saved as plain
     /// files in their place.
     pub(crate) fn regression_inputs<T: Mutate>(&self) -> Vec<Vec<u8>> {
-        let Some(file) = &self.regressions else {
-            return Vec::new();
-        };
-        self.rebuild_recipes::<T>();
-        let mut inputs = files::load_artifacts(&self.artifact_dir);
-        inputs.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
+        let mut inputs = Vec::new();
+        if let Some(file) = &self.regressions {
+            self.rebuild_recipes::<T>();
+            inputs = files::load_artifacts(&self.artifact_dir);
+            inputs.extend(file.replayable(fingerprint::of::<T>(), type_name::<T>()));
+        }
+        inputs.extend(self.replay_first.iter().cloned());
         inputs
     }
 

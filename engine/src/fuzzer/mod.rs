@@ -64,7 +64,8 @@ use crate::shrink;
 use crate::stats::Tally;
 use crate::workers::{self, Role, Worker};
 use crate::{
-    Config, Context, Failure, FailureKind, IntoOutcome, Mutate, Operator, Report, StopReason,
+    Config, Context, Failure, FailureKind, InputSource, IntoOutcome, Mutate, Operator, Report,
+    StopReason,
 };
 use artifacts::Recipe;
 use artifacts::RunArtifacts;
@@ -77,6 +78,9 @@ use provenance::Provenance;
 /// The generator provides the seeds and the resets; [`Mutate`] provides mutation, shrinking and
 /// the byte codec. The property returns anything [`IntoOutcome`]: `()`, `bool`, `Result`,
 /// [`Outcome`](crate::Outcome), ... and may panic (a failure) or call `assume!` (a discard).
+///
+/// The `TYPEFUZZ_*` environment variables apply on top of `config` (`TYPEFUZZ_TIME=10m` makes
+/// any test a campaign), unless [`Config::read_env`] is off.
 ///
 /// ```
 /// use typefuzz::{check, cover, Config};
@@ -149,6 +153,13 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
+    let from_env;
+    let config = if config.read_env {
+        from_env = config.clone().apply_env();
+        &from_env
+    } else {
+        config
+    };
     match workers::role(config) {
         Role::Single => Fuzzer::new(config, generate, property)
             .prepared(prepare)
@@ -162,9 +173,7 @@ where
             let config = worker.config(config);
             let mut fuzzer = Fuzzer::new(&config, generate, property).prepared(prepare);
             fuzzer.worker = Some(worker.clone());
-            let report = fuzzer.run();
-            worker.finish(&report);
-            report
+            worker.finish(&fuzzer.run())
         }
         Role::Skip => workers::skipped(),
     }
@@ -264,7 +273,7 @@ where
             budget: Budget::start(config),
             scheduler: Scheduler::new(config.schedule, config.max_queue),
             feedback: Feedback::new(config.effective_feedback()),
-            tally: Tally::new(seed, config.progress),
+            tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),
             worker: None,
             _returns: PhantomData,
@@ -692,6 +701,12 @@ where
             name: self.config.name.clone(),
             tests: stats.tests,
             discards: stats.discards,
+            source: InputSource::of(
+                stats.tests,
+                stats.regressions_replayed,
+                stats.corpus_loaded,
+                self.config,
+            ),
         };
         Report {
             stats,
