@@ -176,8 +176,14 @@ fn base_and_fields(tokens: TokenStream, ty: &TokenStream, form: &str) -> syn::Re
     }
     let (names, values): (Vec<Ident>, Vec<Box<Expr>>) = fields.into_iter().unzip();
     Ok(quote!({
-        let mut value: #ty = #base;
-        #(value.#names = #values;)*
+        // The fields are assigned after the base, as test-strategy does: clippy's
+        // struct-update suggestion cannot name `<T as Arbitrary>::Parameters`.
+        #[allow(clippy::field_reassign_with_default)]
+        let value = {
+            let mut value: #ty = #base;
+            #(value.#names = #values;)*
+            value
+        };
         value
     }))
 }
