@@ -14,6 +14,7 @@ mod ctxt;
 mod expand;
 mod fallback;
 mod sometimes;
+mod test_attr;
 mod ty;
 mod valid;
 
@@ -69,6 +70,24 @@ pub fn assume(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn sometimes(input: TokenStream) -> TokenStream {
     sometimes::expand(input.into()).into()
+}
+
+/// `#[quickcheck]` in quickcheck_macros' syntax, run by typefuzz: use it as
+/// `typefuzz::quickcheck_macros::quickcheck` (feature `quickcheck`), where it is documented.
+#[proc_macro_attribute]
+pub fn quickcheck(args: TokenStream, item: TokenStream) -> TokenStream {
+    test_attr::quickcheck::expand(args.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// `#[proptest]` in test-strategy's syntax, run by typefuzz: use it as
+/// `typefuzz::test_strategy::proptest` (feature `proptest`), where it is documented.
+#[proc_macro_attribute]
+pub fn proptest(args: TokenStream, item: TokenStream) -> TokenStream {
+    test_attr::proptest::expand(args.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 #[cfg(test)]
