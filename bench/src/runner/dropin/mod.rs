@@ -295,6 +295,12 @@ pub(crate) fn run_trial_cli(args: &[String]) -> i32 {
         );
         return 2;
     };
+    // What a user sets to run the tool this way (`TYPEFUZZ_TIME` for a drop-in campaign, the
+    // quickcheck drop-in's seed), set here while the process has one thread, so the request
+    // alone determines the trial.
+    for (key, value) in trial::environment(&request) {
+        std::env::set_var(key, value);
+    }
     std::panic::set_hook(Box::new(|_| {}));
     // Tree operations and mutators recurse: a large stack, as the other runners use.
     let handle = std::thread::Builder::new()
@@ -513,7 +519,8 @@ fn run_child_of(exe: &std::path::Path, request: &Request) -> Outcome {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // The child's settings are exactly the request's: none of the caller's knobs leak in.
+    // The child's settings are exactly the request's (the child sets its own variables): none
+    // of the caller's knobs leak in.
     for (key, _) in std::env::vars_os() {
         let key = key.to_string_lossy().into_owned();
         if ["TYPEFUZZ_", "PROPTEST_", "QUICKCHECK_"]
@@ -523,7 +530,6 @@ fn run_child_of(exe: &std::path::Path, request: &Request) -> Outcome {
             command.env_remove(key);
         }
     }
-    command.envs(trial::environment(request));
     let started = Instant::now();
     let mut child = match command.spawn() {
         Ok(child) => child,
