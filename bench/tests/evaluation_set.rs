@@ -77,7 +77,7 @@ fn the_correct_heap_passes_every_property() {
 }
 
 /// The first of `inputs` on which `check` fails.
-fn witness<'a, T>(inputs: &'a [T], check: impl Fn(&T) -> Verdict) -> Option<&'a T> {
+fn witness<T>(inputs: &[T], check: impl Fn(&T) -> Verdict) -> Option<&T> {
     inputs.iter().find(|i| check(i) == Verdict::Fail)
 }
 

@@ -137,10 +137,13 @@ impl Outcome {
     }
 }
 
+/// A function of the trial's input, whatever the workload's input type.
+type OfInput<R> = Box<dyn Fn(&dyn Any) -> R + Send + Sync>;
+
 /// The trial's property and counters, shared with the property functions the tools call.
 struct Observer {
-    check: Box<dyn Fn(&dyn Any) -> Verdict + Send + Sync>,
-    nodes: Box<dyn Fn(&dyn Any) -> usize + Send + Sync>,
+    check: OfInput<Verdict>,
+    nodes: OfInput<usize>,
     started: Instant,
     deadline: Option<Instant>,
     max_tests: Option<u64>,
@@ -319,7 +322,7 @@ fn run_tool<W: Workload>(request: &Request) -> String {
             // TestResult` (an unnamed run: no corpus, no regression file); the seed comes from
             // `TYPEFUZZ_SEED`, as for a user.
             let property: fn(W::Input) -> TestResult = quickcheck_property::<W::Input>;
-            (&Probe::<typefuzz::quickcheck::v1::V1, _>::new(property)).run(None);
+            Probe::<typefuzz::quickcheck::v1::V1, _>::new(property).run(None);
             String::new()
         }
     }
