@@ -5,6 +5,8 @@
 //! - [`ifc`]: the FuzzChick information-flow-control stack machine, its 20 rule-table mutants
 //!   and single-step noninterference (SSNI);
 //! - [`bst`]: the ETNA binary search tree with 8 mutants, 18 properties and 53 tasks;
+//! - [`stlc`], [`rbt`], [`heap`]: the drop-in comparison's evaluation set (a typed expression
+//!   language, a red-black tree, a leftist heap), on which nothing is tuned;
 //! - [`branches`]: nested-branch micro-benchmarks ("bad!", the greedy trap, Dan Luu's bit loop,
 //!   fuzzcheck's enum vector);
 //! - [`cmplog`]: the enum vector and "bad!" with their comparisons visible to input-to-state
@@ -34,10 +36,13 @@
 
 pub mod bst;
 pub mod cmplog;
+pub mod heap;
 pub mod historical;
 pub mod ifc;
+pub mod rbt;
 pub mod runner;
 pub mod shrink;
+pub mod stlc;
 pub mod throughput;
 
 pub use typefuzz_bench_targets::{branches, Verdict};

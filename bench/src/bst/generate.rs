@@ -162,3 +162,44 @@ impl quickcheck::Arbitrary for Args {
         ))
     }
 }
+
+/// [`Args`] with the `Arbitrary` impl a quickcheck user writes (the drop-in comparison's BST
+/// generator): trees by size-bounded recursion on `g.size()` (`E` or `T` with equal
+/// probability, children at half the size), keys and values in `-INT_BOUND..=INT_BOUND`. The
+/// impls above seed this crate's own generator instead, which other benchmarks rely on.
+///
+/// ```
+/// use quickcheck::{Arbitrary, Gen};
+/// let a = typefuzz_bench::bst::generate::SizedArgs::arbitrary(&mut Gen::from_size_and_seed(100, 3));
+/// assert!(a.0.k1.abs() <= 20);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, typefuzz::Mutate)]
+pub struct SizedArgs(pub Args);
+
+fn sized_int(g: &mut quickcheck::Gen) -> i32 {
+    i32::from(<u8 as quickcheck::Arbitrary>::arbitrary(g) % (2 * INT_BOUND as u8 + 1)) - INT_BOUND
+}
+
+fn sized_tree(g: &mut quickcheck::Gen, size: usize) -> Tree {
+    if size == 0 || <bool as quickcheck::Arbitrary>::arbitrary(g) {
+        return Tree::E;
+    }
+    let l = sized_tree(g, size / 2);
+    let (k, v) = (sized_int(g), sized_int(g));
+    Tree::T(Box::new(l), k, v, Box::new(sized_tree(g, size / 2)))
+}
+
+impl quickcheck::Arbitrary for SizedArgs {
+    fn arbitrary(g: &mut quickcheck::Gen) -> SizedArgs {
+        let size = g.size();
+        SizedArgs(Args {
+            t1: sized_tree(g, size),
+            t2: sized_tree(g, size),
+            t3: sized_tree(g, size),
+            k1: sized_int(g),
+            k2: sized_int(g),
+            v1: sized_int(g),
+            v2: sized_int(g),
+        })
+    }
+}

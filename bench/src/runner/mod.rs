@@ -17,6 +17,8 @@
 //! - `sancov`: the instrumented lines themselves; only meaningful in an instrumented build (see
 //!   `tests/sancov.rs`), which `quick` and `full` make and run on their own. `--trace-compares`
 //!   names the build made with comparison tracing.
+//! - `dropin`: the drop-ins against their plain frameworks, each run as users run it, on the
+//!   held-out evaluation set and the development set (see the `dropin` module for its flags).
 //! - `historical`: real bugs of published crate releases ([`crate::historical`]), plain proptest,
 //!   the proptest drop-in and `typefuzz::check` on the derived types, 5 trials, 10 s caps; the
 //!   fixed releases are controls.
@@ -30,6 +32,7 @@
 //! its time cap: side-by-side comparisons on a loaded machine then give each variant the same
 //! tests).
 
+mod dropin;
 mod historical;
 mod instrumented;
 mod report;
@@ -97,12 +100,12 @@ struct Options {
 }
 
 const USAGE: &str = "\
-usage: typefuzz-bench <quick|full|throughput|sancov|historical> [--trials N] [--control-trials N]
+usage: typefuzz-bench <quick|full|throughput|sancov|historical|dropin> [--trials N] [--control-trials N]
                       [--cap SECONDS]
                       [--only ifc|bst|micro|historical]... [--strategies a,b,...]
                       [--tasks a,b,...] [--seed N]
                       [--out DIR] [--max-size N] [--max-tests N] [--trace-compares (sancov mode)]
-strategies: proptest, proptest-dropin, quickcheck, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
+strategies: proptest, proptest-dropin, naive-generator, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
             typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
             typefuzz-no-hint, typefuzz-sancov, smart-generator";
 
@@ -217,6 +220,11 @@ fn default_out(mode: Mode) -> PathBuf {
 /// std::process::exit(code);
 /// ```
 pub fn run_cli(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("dropin") => return dropin::run_cli(&args[1..]),
+        Some("dropin-trial") => return dropin::run_trial_cli(&args[1..]),
+        _ => {}
+    }
     let options = match parse(args) {
         Ok(options) => options,
         Err(error) => {
@@ -237,7 +245,7 @@ fn default_strategies(mode: Mode) -> Vec<Strategy> {
     match mode {
         Mode::Quick => vec![
             Strategy::Proptest,
-            Strategy::Quickcheck,
+            Strategy::NaiveGenerator,
             Strategy::TypefuzzFuzzChick,
             Strategy::Typefuzz,
         ],
@@ -255,17 +263,14 @@ fn default_strategies(mode: Mode) -> Vec<Strategy> {
     }
 }
 
-/// The cap of one trial: `--cap` if given, else the mode's default for this workload and
-/// strategy. Quick mode gives the baselines half of typefuzz's cap on IFC and the micro
-/// targets, where they are not expected to find anything, to stay near a minute.
-fn cap_for(options: &Options, workload: Workload, strategy: Strategy) -> Duration {
+/// The cap of one trial: `--cap` if given, else the mode's default for this workload (the same
+/// for every strategy: a baseline gets the cap typefuzz gets).
+fn cap_for(options: &Options, workload: Workload) -> Duration {
     if let Some(cap) = options.cap {
         return cap;
     }
-    let baseline = matches!(strategy, Strategy::Proptest | Strategy::Quickcheck);
     let ms = match (options.mode, workload) {
         (Mode::Quick, Workload::Bst) => 250,
-        (Mode::Quick, _) if baseline => 500,
         (Mode::Quick, _) => 1000,
         (Mode::Sancov, _) => 5000,
         (Mode::Historical, _) => 10_000,
@@ -343,7 +348,7 @@ fn run_jobs(options: &Options) -> i32 {
     }
     let bound: Duration = plan
         .iter()
-        .map(|(job, s, _)| cap_for(options, job.workload, *s))
+        .map(|(job, _, _)| cap_for(options, job.workload))
         .sum();
     eprintln!(
         "typefuzz-bench {}: {} jobs x {} strategies, {} trials each: {} runs, at most {:.0} s \
@@ -360,7 +365,7 @@ fn run_jobs(options: &Options) -> i32 {
     let total = plan.len();
     let mut rows = Vec::with_capacity(total);
     for (n, (job, strategy, trial)) in plan.into_iter().enumerate() {
-        let cap = cap_for(options, job.workload, strategy);
+        let cap = cap_for(options, job.workload);
         let seed = trial_seed(options.seed, trial);
         let result = run_isolated(&job, strategy, seed, cap);
         status(n + 1, total, started, &job, strategy, trial, &result);
@@ -425,7 +430,7 @@ fn run_instrumented(
     if measured.is_empty() {
         return (Vec::new(), 0);
     }
-    let cap = cap_for(options, Workload::Ifc, Strategy::Sancov);
+    let cap = cap_for(options, Workload::Ifc);
     instrumented::run(&instrumented::Request {
         build,
         workloads: &measured,

@@ -85,7 +85,7 @@ fn workloads_in(rows: &[Row]) -> Vec<Workload> {
     v
 }
 
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -130,7 +130,7 @@ fn write_csv(path: &Path, rows: &[Row]) -> io::Result<()> {
     fs::write(path, out)
 }
 
-fn secs(t: Option<f64>) -> String {
+pub(crate) fn secs(t: Option<f64>) -> String {
     match t {
         None => "–".into(),
         Some(t) if t < 0.001 => format!("{:.2} ms", t * 1000.0),

@@ -1,6 +1,5 @@
 //! The strategies compared, and how one trial of each runs: typefuzz through its public API
-//! (`typefuzz::check`), proptest and quickcheck through their generators in our own time-capped
-//! loop.
+//! (`typefuzz::check`), proptest's strategy and the naive generator in our own time-capped loop.
 
 use std::collections::HashSet;
 use std::fmt::Debug;
@@ -22,8 +21,10 @@ pub(crate) enum Strategy {
     Proptest,
     /// typefuzz's proptest drop-in (`typefuzz::proptest::run_with`) on the same naive strategy.
     ProptestDropIn,
-    /// quickcheck: the naive `Arbitrary`, discards as `TestResult::discard`.
-    Quickcheck,
+    /// The workload's naive generator (the distribution the proptest strategy mirrors), seeded
+    /// from a quickcheck `Gen` in the benchmark's own time-capped loop. It does not run
+    /// quickcheck (the drop-in comparison, `dropin`, runs the real `QuickCheck`).
+    NaiveGenerator,
     /// typefuzz with derived generation only (`Schedule::Generate`): the derived-generator line.
     TypefuzzGenerate,
     /// typefuzz with FuzzChick's schedule and operator set.
@@ -51,7 +52,7 @@ impl Strategy {
     pub(crate) const ALL: [Strategy; 13] = [
         Strategy::Proptest,
         Strategy::ProptestDropIn,
-        Strategy::Quickcheck,
+        Strategy::NaiveGenerator,
         Strategy::TypefuzzGenerate,
         Strategy::TypefuzzFuzzChick,
         Strategy::Typefuzz,
@@ -68,7 +69,7 @@ impl Strategy {
         match self {
             Strategy::Proptest => "proptest",
             Strategy::ProptestDropIn => "proptest-dropin",
-            Strategy::Quickcheck => "quickcheck",
+            Strategy::NaiveGenerator => "naive-generator",
             Strategy::TypefuzzGenerate => "typefuzz-generate",
             Strategy::TypefuzzFuzzChick => "typefuzz-fuzzchick",
             Strategy::Typefuzz => "typefuzz",
@@ -91,7 +92,7 @@ impl Strategy {
     pub(crate) fn labels(self) -> bool {
         !matches!(
             self,
-            Strategy::Proptest | Strategy::Quickcheck | Strategy::Sancov | Strategy::Smart
+            Strategy::Proptest | Strategy::NaiveGenerator | Strategy::Sancov | Strategy::Smart
         )
     }
 
@@ -118,7 +119,7 @@ impl Strategy {
             ops
         };
         Some(match self {
-            Strategy::Proptest | Strategy::Quickcheck => return None,
+            Strategy::Proptest | Strategy::NaiveGenerator => return None,
             // The drop-in's engine settings are typefuzz's defaults (its own proptest-config
             // translation is bypassed: the benchmark sets the budget).
             Strategy::ProptestDropIn => base,
@@ -232,7 +233,7 @@ where
                     .current()
             })
         }
-        Strategy::Quickcheck => {
+        Strategy::NaiveGenerator => {
             let mut gen = quickcheck::Gen::from_size_and_seed(100, seed);
             let naive = problem.naive;
             baseline_loop(cap, true, property, || {

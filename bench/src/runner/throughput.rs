@@ -85,7 +85,9 @@ impl Tool {
             .iter()
             .map(|&s| match s {
                 Strategy::Proptest => Tool::Proptest,
-                Strategy::Quickcheck => Tool::Quickcheck,
+                // The throughput workloads' naive generators are their quickcheck `Arbitrary`
+                // impls: here the naive-generator line is quickcheck's generator.
+                Strategy::NaiveGenerator => Tool::Quickcheck,
                 other => Tool::Check(other),
             })
             .collect();
@@ -286,7 +288,7 @@ pub(crate) fn run(options: &Options) -> i32 {
     let cap = options.cap.unwrap_or(Duration::from_secs(2));
     let tools = Tool::from_strategies(&options.strategies.clone().unwrap_or(vec![
         Strategy::Proptest,
-        Strategy::Quickcheck,
+        Strategy::NaiveGenerator,
         Strategy::TypefuzzGenerate,
         Strategy::Typefuzz,
     ]));

@@ -89,7 +89,7 @@ impl Job {
     pub(crate) fn supports(&self, strategy: Strategy) -> bool {
         match strategy {
             Strategy::Smart | Strategy::NoHint => self.workload == Workload::Ifc,
-            Strategy::Quickcheck => self.workload != Workload::Historical,
+            Strategy::NaiveGenerator => self.workload != Workload::Historical,
             _ => true,
         }
     }

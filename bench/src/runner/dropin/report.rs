@@ -1,0 +1,364 @@
+//! The drop-in comparison's report: the CSV (one row per trial) and the markdown tables.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use super::workloads::Set;
+use super::{Budget, Row, Tool};
+use crate::runner::report::{csv_field, machine, secs};
+use crate::runner::stats::median;
+
+/// A drop-in is worse on a task when its median time exceeds the plain framework's by more
+/// than this factor (or when the plain framework solves the task and the drop-in does not).
+pub(crate) const WORSE_FACTOR: f64 = 1.5;
+
+/// Writes `<stem>.csv` and `<stem>.md` into `dir`, replacing the previous ones.
+pub(crate) fn write(dir: &Path, stem: &str, rows: &[Row], markdown: &str) -> io::Result<()> {
+    fs::create_dir_all(dir)?;
+    fs::write(dir.join(format!("{stem}.csv")), csv(rows))?;
+    fs::write(dir.join(format!("{stem}.md")), markdown)?;
+    eprintln!(
+        "typefuzz-bench dropin: wrote {}/{stem}.csv and {stem}.md",
+        dir.display()
+    );
+    Ok(())
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "set,workload,tool,budget,bug,property,seed,found,crashed,seconds,tests,valid,discards,\
+         mean_nodes,note\n",
+    );
+    for row in rows {
+        let (r, o) = (&row.request, &row.outcome);
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{:.1},{}",
+            row.set.name(),
+            row.workload,
+            r.tool.name(),
+            r.budget.arg(),
+            r.bug.as_deref().unwrap_or("none"),
+            r.property,
+            r.seed,
+            o.found,
+            o.crashed,
+            o.seconds,
+            o.tests,
+            o.valid,
+            o.discards,
+            o.mean_nodes(),
+            csv_field(&o.note)
+        );
+    }
+    out
+}
+
+/// One (workload, task, tool) over its seeds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Cell {
+    pub(crate) found: Vec<bool>,
+    /// Time to failure per seed, the cap for seeds that did not find it.
+    pub(crate) capped_seconds: Vec<f64>,
+    pub(crate) crashes: usize,
+}
+
+impl Cell {
+    /// Found in every seed (ETNA's "solved").
+    pub(crate) fn solved(&self) -> bool {
+        !self.found.is_empty() && self.found.iter().all(|&f| f)
+    }
+
+    pub(crate) fn found_any(&self) -> bool {
+        self.found.iter().any(|&f| f)
+    }
+
+    fn found_count(&self) -> usize {
+        self.found.iter().filter(|&&f| f).count()
+    }
+
+    fn median(&self) -> Option<f64> {
+        median(&self.capped_seconds)
+    }
+}
+
+/// A task's key: workload, bug, property.
+pub(crate) type TaskKey = (&'static str, String, String);
+
+/// The cells of the bug tasks (controls left out), by task and tool, in plan order.
+pub(crate) fn cells(rows: &[Row]) -> (Vec<TaskKey>, BTreeMap<(TaskKey, Tool), Cell>) {
+    let mut order = Vec::new();
+    let mut cells: BTreeMap<(TaskKey, Tool), Cell> = BTreeMap::new();
+    for row in rows.iter().filter(|r| !r.control) {
+        let key: TaskKey = (
+            row.workload,
+            row.request.bug.clone().unwrap_or_default(),
+            row.request.property.clone(),
+        );
+        if !order.contains(&key) {
+            order.push(key.clone());
+        }
+        let cap = match row.request.budget {
+            Budget::Cap(cap) => cap.as_secs_f64(),
+            Budget::Framework => row.outcome.seconds,
+        };
+        let cell = cells.entry((key, row.request.tool)).or_default();
+        let found = row.outcome.found && !row.outcome.crashed;
+        cell.found.push(found);
+        cell.capped_seconds
+            .push(if found { row.outcome.seconds } else { cap });
+        cell.crashes += usize::from(row.outcome.crashed);
+    }
+    (order, cells)
+}
+
+/// Why a drop-in is worse than its plain framework on a task, if it is.
+pub(crate) fn worse(plain: &Cell, dropin: &Cell) -> Option<String> {
+    if plain.solved() && !dropin.solved() {
+        return Some(format!(
+            "solved by plain ({}/{}), drop-in {}/{}",
+            plain.found_count(),
+            plain.found.len(),
+            dropin.found_count(),
+            dropin.found.len()
+        ));
+    }
+    let (p, d) = (plain.median()?, dropin.median()?);
+    (plain.found_any() && d > WORSE_FACTOR * p).then(|| {
+        format!(
+            "median {} vs {} ({:.1}x)",
+            secs(Some(d)),
+            secs(Some(p)),
+            d / p.max(1e-9)
+        )
+    })
+}
+
+fn workloads_in(rows: &[Row]) -> Vec<(Set, &'static str)> {
+    let mut v: Vec<(Set, &'static str)> = Vec::new();
+    for row in rows {
+        if !v.contains(&(row.set, row.workload)) {
+            v.push((row.set, row.workload));
+        }
+    }
+    v
+}
+
+fn tools_in(rows: &[Row]) -> Vec<Tool> {
+    let mut v: Vec<Tool> = rows.iter().map(|r| r.request.tool).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Per workload and tool: tasks solved (all seeds), found in any seed, of all tasks.
+pub(crate) fn solved_counts(rows: &[Row]) -> Vec<(&'static str, Tool, usize, usize, usize)> {
+    let (order, cells) = cells(rows);
+    let mut out = Vec::new();
+    for (_, w) in workloads_in(rows) {
+        for tool in tools_in(rows) {
+            let tasks: Vec<&Cell> = order
+                .iter()
+                .filter(|k| k.0 == w)
+                .filter_map(|k| cells.get(&(k.clone(), tool)))
+                .collect();
+            let solved = tasks.iter().filter(|c| c.solved()).count();
+            let any = tasks.iter().filter(|c| c.found_any()).count();
+            out.push((w, tool, solved, any, tasks.len()));
+        }
+    }
+    out
+}
+
+/// The lines printed at the end of a run: `<workload>: <tool> solved <n>/<total> (any seed <m>)`.
+pub(crate) fn summary_lines(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for (w, tool, solved, any, total) in solved_counts(rows) {
+        let _ = writeln!(
+            out,
+            "{w}: {} solved {solved}/{total} (found in any seed: {any})",
+            tool.name()
+        );
+    }
+    out
+}
+
+/// The markdown report of a task run.
+pub(crate) fn tasks_markdown(rows: &[Row], budget: Budget, command: &str) -> String {
+    let mut md = String::new();
+    let seeds = rows
+        .iter()
+        .map(|r| r.request.seed)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let _ = writeln!(
+        md,
+        "# Drop-ins against their plain frameworks ({})\n\n`{command}`\n\n{}; {seeds} seed(s) \
+         per task and tool; each trial a child process.\n",
+        budget.label(),
+        machine()
+    );
+    let (order, cells) = cells(rows);
+    let tools = tools_in(rows);
+    md.push_str(
+        "## Tasks solved\n\nSolved = found in every seed (ETNA's rule); any = found in at least \
+         one seed. Controls: no-bug trials that reported a failure (must be 0). Crashes: trials \
+         whose child died.\n\n| set | workload | tool | solved | any seed | tasks | controls \
+         failed | crashes |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for (w, tool, solved, any, total) in solved_counts(rows) {
+        let set = rows.iter().find(|r| r.workload == w).map(|r| r.set.name());
+        let of_tool = |r: &&Row| r.workload == w && r.request.tool == tool;
+        let alarms = rows
+            .iter()
+            .filter(of_tool)
+            .filter(|r| r.control && r.outcome.found)
+            .count();
+        let crashes = rows
+            .iter()
+            .filter(of_tool)
+            .filter(|r| r.outcome.crashed)
+            .count();
+        let _ = writeln!(
+            md,
+            "| {} | {w} | {} | {solved} | {any} | {total} | {alarms} | {crashes} |",
+            set.unwrap_or(""),
+            tool.name()
+        );
+    }
+    if budget == Budget::Framework {
+        md.push_str("\n## Fraction of seeds that found each bug\n\n| workload | bug | property |");
+        for tool in &tools {
+            let _ = write!(md, " {} |", tool.name());
+        }
+        md.push_str(&format!("\n|---|---|---|{}\n", "---|".repeat(tools.len())));
+        for key in &order {
+            let _ = write!(md, "| {} | {} | {} |", key.0, key.1, key.2);
+            for &tool in &tools {
+                let cell = cells.get(&(key.clone(), tool));
+                let text = cell.map_or("–".to_string(), |c| {
+                    format!("{}/{}", c.found_count(), c.found.len())
+                });
+                let _ = write!(md, " {text} |");
+            }
+            md.push('\n');
+        }
+        return md;
+    }
+    for dropin in [Tool::ProptestDropIn, Tool::QuickcheckDropIn] {
+        let plain = dropin.plain();
+        if !tools.contains(&dropin) || !tools.contains(&plain) {
+            continue;
+        }
+        let _ = writeln!(
+            md,
+            "\n## {} against {}\n\nMedian time to failure over the seeds (a seed that did not \
+             find the bug counts as the cap); ratio = drop-in / plain. Worse: solved by plain \
+             and not by the drop-in, or median more than {WORSE_FACTOR}x plain's.\n\n| workload \
+             | bug | property | {} found | {} median | {} found | {} median | ratio | worse |\n\
+             |---|---|---|---|---|---|---|---|---|",
+            dropin.name(),
+            plain.name(),
+            plain.name(),
+            plain.name(),
+            dropin.name(),
+            dropin.name()
+        );
+        let mut worse_count: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for key in &order {
+            let (Some(p), Some(d)) = (
+                cells.get(&(key.clone(), plain)),
+                cells.get(&(key.clone(), dropin)),
+            ) else {
+                continue;
+            };
+            let entry = worse_count.entry(key.0).or_default();
+            entry.1 += 1;
+            let verdict = worse(p, d);
+            entry.0 += usize::from(verdict.is_some());
+            if !p.found_any() && !d.found_any() {
+                continue;
+            }
+            let (pm, dm) = (p.median(), d.median());
+            let ratio = match (pm, dm) {
+                (Some(p), Some(d)) => format!("{:.2}", d / p.max(1e-9)),
+                _ => "–".into(),
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {}/{} | {} | {}/{} | {} | {ratio} | {} |",
+                key.0,
+                key.1,
+                key.2,
+                p.found_count(),
+                p.found.len(),
+                secs(pm),
+                d.found_count(),
+                d.found.len(),
+                secs(dm),
+                verdict.unwrap_or_default()
+            );
+        }
+        md.push_str("\nTasks where the drop-in is worse, per workload: ");
+        let parts: Vec<String> = worse_count
+            .iter()
+            .map(|(w, (n, total))| format!("{w} {n}/{total}"))
+            .collect();
+        md.push_str(&parts.join(", "));
+        md.push_str(".\n");
+    }
+    md
+}
+
+/// The markdown of a throughput run: per workload and tool, inputs/s, valid share, mean
+/// nodes, nodes/s, and each drop-in's ratios to its plain framework.
+pub(crate) fn throughput_markdown(
+    rows: &[Row],
+    seconds: std::time::Duration,
+    command: &str,
+) -> String {
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "# Throughput of the drop-ins and their plain frameworks\n\n`{command}`\n\n{}; each tool \
+         runs a no-bug property for {} s in its own child process.\n\n| workload | property | \
+         tool | inputs/s | valid % | mean nodes | nodes/s | inputs/s vs plain | nodes/s vs plain \
+         |\n|---|---|---|---|---|---|---|---|---|",
+        machine(),
+        seconds.as_secs_f64()
+    );
+    let rate = |r: &Row| {
+        let s = r.outcome.seconds.max(1e-9);
+        (r.outcome.tests as f64 / s, r.outcome.nodes as f64 / s)
+    };
+    for row in rows {
+        let o = &row.outcome;
+        let (inputs, nodes) = rate(row);
+        let plain = rows
+            .iter()
+            .find(|p| p.workload == row.workload && p.request.tool == row.request.tool.plain());
+        let ratios = match plain {
+            Some(p) if row.request.tool.is_dropin() => {
+                let (pi, pn) = rate(p);
+                format!("{:.2} | {:.2}", inputs / pi.max(1e-9), nodes / pn.max(1e-9))
+            }
+            _ => "– | –".into(),
+        };
+        let crashed = if o.crashed { " (crashed)" } else { "" };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {}{crashed} | {:.0} | {:.1} | {:.1} | {:.0} | {ratios} |",
+            row.workload,
+            row.request.property,
+            row.request.tool.name(),
+            inputs,
+            100.0 * o.valid as f64 / o.tests.max(1) as f64,
+            o.mean_nodes(),
+            nodes
+        );
+    }
+    md
+}
