@@ -44,6 +44,16 @@ impl DiskCorpus {
         }
     }
 
+    /// The directory through which workers on a kept corpus exchange seeds: nothing is
+    /// replayed from it at the start (each worker replays the kept corpus); what the others
+    /// write comes through [`load_new`](Self::load_new).
+    pub(crate) fn exchange(dir: &Path) -> DiskCorpus {
+        DiskCorpus {
+            listed: true,
+            ..DiskCorpus::new(dir)
+        }
+    }
+
     /// The next input to replay at the start of the run, or `None` when every file was
     /// replayed. Corrupt files are reported on stderr and skipped; a missing directory is empty.
     pub(crate) fn next_input(&mut self) -> Option<Vec<u8>> {

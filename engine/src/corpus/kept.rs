@@ -790,7 +790,7 @@ mod tests {
         drop(corpus);
         let left = held(&path);
         assert_eq!(left.len() as u64, MIN_MAX_ENTRIES);
-        let has = |i: u16| left.contains(&i.to_le_bytes().to_vec());
+        let has = |i: u16| left.contains(i.to_le_bytes().as_slice());
         // The replayed ones were useful (the 3 most recent and the oldest); the rest of the
         // most recent stay.
         assert!(has(0) && (237..300).all(has));

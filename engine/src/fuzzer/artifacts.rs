@@ -197,8 +197,11 @@ impl RunArtifacts {
         // (see `corpus::kept`); a directory the user named is theirs (see `corpus::disk`).
         // Workers on a kept corpus exchange seeds through a directory of their own.
         let (kept, corpus) = match config.corpus_path::<T>() {
-            Some(dir) if config.corpus.is_some() => (None, Some(dir)),
-            Some(file) => (Some(file), crate::workers::exchange_dir()),
+            Some(dir) if config.corpus.is_some() => (None, Some(DiskCorpus::new(&dir))),
+            Some(file) => (
+                Some(KeptCorpus::open(&file, ReplayBudget::of(config))),
+                crate::workers::exchange_dir().map(|dir| DiskCorpus::exchange(&dir)),
+            ),
             None => (None, None),
         };
         let watchdog = config
@@ -217,8 +220,8 @@ impl RunArtifacts {
                 Watchdog::start(limit, report)
             });
         RunArtifacts {
-            kept: kept.map(|file| KeptCorpus::open(&file, ReplayBudget::of(config))),
-            corpus: corpus.map(|dir| DiskCorpus::new(&dir)),
+            kept,
+            corpus,
             replaying_kept: false,
             regressions: regression_path.as_deref().map(RegressionFile::load),
             crash_guard: CrashGuard::new(&artifact_dir, seed, &replay),
