@@ -623,12 +623,15 @@ fn target_dir() -> Option<PathBuf> {
         return Some(PathBuf::from(dir));
     }
     let is_target = |dir: &Path| CARGO_TARGET_MARKERS.iter().any(|m| dir.join(m).is_file());
-    let exe = std::env::current_exe().ok();
-    if let Some(dir) = exe
-        .as_deref()
-        .and_then(|exe| exe.ancestors().skip(1).find(|dir| is_target(dir)))
-    {
-        return Some(dir.to_path_buf());
+    // Found once per process: every named run asks.
+    static ABOVE_EXE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let above_exe = ABOVE_EXE.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        let dir = exe.ancestors().skip(1).find(|dir| is_target(dir))?;
+        Some(dir.to_path_buf())
+    });
+    if let Some(dir) = above_exe {
+        return Some(dir.clone());
     }
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
     manifest
