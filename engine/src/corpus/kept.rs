@@ -58,8 +58,8 @@
 //!
 //! Little-endian throughout: the 8 bytes `TFSEEDS` and the format version (`1`), the run count
 //! (u64), the entry count (u32), then per entry the run it was last useful to (u64), its flags
-//! (u8; bit 0: left by a campaign), its length (u32) and its codec bytes; last, the SHA-1 of
-//! everything before it (20 bytes).
+//! (u8; bit 0: left by a campaign), its length (u32) and its codec bytes; last, the CRC-32 of
+//! everything before it (u32, the checksum of gzip and zip).
 //!
 //! # Older kept directories
 //!
@@ -95,7 +95,8 @@ const MAGIC: [u8; 8] = *b"TFSEEDS\x01";
 const MAGIC_NAME: &[u8] = b"TFSEEDS";
 /// The extension of a kept file.
 pub(crate) const EXTENSION: &str = "seeds";
-const DIGEST: usize = 20;
+/// The length of the checksum at the end of a kept file.
+const DIGEST: usize = 4;
 const FLAG_CAMPAIGN: u8 = 1;
 
 /// How much of a run may go to replaying its kept corpus (rule 1 of the [module docs](self)).
@@ -555,8 +556,8 @@ fn encode(seeds: &Seeds) -> Vec<u8> {
         out.extend_from_slice(&(entry.bytes.len() as u32).to_le_bytes());
         out.extend_from_slice(&entry.bytes);
     }
-    let digest = sha1_smol::Sha1::from(&out).digest().bytes();
-    out.extend_from_slice(&digest);
+    let digest = crc32fast::hash(&out);
+    out.extend_from_slice(&digest.to_le_bytes());
     out
 }
 
@@ -574,7 +575,7 @@ fn decode(bytes: &[u8]) -> Result<Seeds, Unread> {
     let Some((body, digest)) = bytes.split_at_checked(bytes.len().saturating_sub(DIGEST)) else {
         return Err(damaged("it is cut short"));
     };
-    if body.len() < MAGIC.len() + 12 || sha1_smol::Sha1::from(body).digest().bytes() != digest {
+    if body.len() < MAGIC.len() + 12 || crc32fast::hash(body).to_le_bytes() != digest {
         return Err(damaged(
             "its checksum does not match its contents (damaged or cut short)",
         ));

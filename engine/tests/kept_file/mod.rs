@@ -39,8 +39,7 @@ pub fn write(path: &Path, entries: &[Entry]) {
         out.extend_from_slice(&(entry.bytes.len() as u32).to_le_bytes());
         out.extend_from_slice(&entry.bytes);
     }
-    let digest = sha1_smol::Sha1::from(&out).digest().bytes();
-    out.extend_from_slice(&digest);
+    out.extend_from_slice(&crc32fast::hash(&out).to_le_bytes());
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, out).unwrap();
 }
@@ -50,14 +49,14 @@ pub fn read(path: &Path) -> Vec<Entry> {
     let Ok(bytes) = std::fs::read(path) else {
         return Vec::new();
     };
-    let (body, digest) = bytes.split_at(bytes.len() - 20);
+    let (body, digest) = bytes.split_at(bytes.len() - 4);
     assert!(
         body.starts_with(MAGIC),
         "{}: not a kept file",
         path.display()
     );
     assert_eq!(
-        sha1_smol::Sha1::from(body).digest().bytes(),
+        crc32fast::hash(body).to_le_bytes(),
         digest,
         "{}: checksum",
         path.display()
