@@ -180,15 +180,17 @@ const CLAIMED: u64 = 1 << 63;
 /// The runs under watch, which the one watchdog thread of the process visits.
 struct Registry {
     runs: Vec<Arc<WatchState>>,
-    /// Whether the watchdog thread is running (started by the first run watched).
-    started: bool,
+    /// The watchdog thread's period: the shortest of the runs registered when it last looked
+    /// (kept while none is); `None` until the thread is started by the first run watched.
+    period: Option<Duration>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     runs: Vec::new(),
-    started: false,
+    period: None,
 });
-/// Wakes the watchdog thread when a run is registered (its period may be shorter).
+/// Wakes the watchdog thread when a run that needs a shorter period than its own is registered.
+/// (Only then: waking it for every run would cost a context switch per property.)
 static REGISTERED: Condvar = Condvar::new();
 
 fn registry() -> MutexGuard<'static, Registry> {
@@ -196,9 +198,12 @@ fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The longest period of the watchdog thread.
+const MAX_PERIOD: Duration = Duration::from_millis(100);
+
 /// How often the watchdog thread looks at a run with per-test limit `limit`.
 fn period(limit: Duration) -> Duration {
-    (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(100))
+    (limit / 4).clamp(Duration::from_millis(1), MAX_PERIOD)
 }
 
 /// A run's registration with the process's watchdog thread, which ends the process when one of
@@ -264,21 +269,26 @@ impl Watchdog {
             report,
             seen: Mutex::new(None),
         });
+        let period = period(limit);
         let mut registry = registry();
-        if !registry.started {
-            match thread::Builder::new()
+        match registry.period {
+            None => match thread::Builder::new()
                 .name("typefuzz-watchdog".into())
                 .spawn(watch)
             {
-                Ok(_) => registry.started = true,
+                Ok(_) => registry.period = Some(period),
                 Err(error) => eprintln!(
                     "typefuzz: could not start the hang watchdog ({error}); test_timeout is \
                      not enforced"
                 ),
+            },
+            Some(current) if period < current => {
+                registry.period = Some(period);
+                REGISTERED.notify_one();
             }
+            Some(_) => {}
         }
         registry.runs.push(Arc::clone(&state));
-        REGISTERED.notify_one();
         Watchdog { state }
     }
 
@@ -309,18 +319,16 @@ impl Drop for Watchdog {
 }
 
 /// The watchdog thread: visits the registered runs at the shortest period any of them needs
-/// (sleeping while there are none), and ends the process on the first hung call it claims.
+/// (while there are none, at the last such period), and ends the process on the first hung call
+/// it claims.
 fn watch() {
     let mut registry = registry();
     loop {
-        let Some(shortest) = registry.runs.iter().map(|run| period(run.limit)).min() else {
-            registry = REGISTERED
-                .wait(registry)
-                .unwrap_or_else(PoisonError::into_inner);
-            continue;
-        };
+        let shortest = registry.runs.iter().map(|run| period(run.limit)).min();
+        let period = shortest.or(registry.period).unwrap_or(MAX_PERIOD);
+        registry.period = Some(period);
         registry = REGISTERED
-            .wait_timeout(registry, shortest)
+            .wait_timeout(registry, period)
             .unwrap_or_else(PoisonError::into_inner)
             .0;
         let hung = registry.runs.iter().find_map(|run| {
