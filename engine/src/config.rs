@@ -220,18 +220,19 @@ pub struct Config {
     /// [`StopReason::Discards`]: crate::StopReason::Discards
     pub discard_time: Option<Duration>,
     /// Whether a named run keeps the seeds it found under
-    /// `target/typefuzz/corpus/<name>-<fingerprint of the input type>/` and starts from them the
-    /// next time, so repeated `cargo test` runs keep climbing where the last one stopped (see
-    /// [`corpus_path`](Config::corpus_path)). Default `true`; `TYPEFUZZ_CORPUS=off` turns it
-    /// off, `TYPEFUZZ_CORPUS=<dir>` puts the corpus elsewhere.
+    /// `target/typefuzz/corpus/<name>-<fingerprint of the input type>.seeds` and starts from
+    /// them the next time, so repeated `cargo test` runs keep climbing where the last one
+    /// stopped (see [`corpus_path`](Config::corpus_path)). Default `true`;
+    /// `TYPEFUZZ_CORPUS=off` turns it off, `TYPEFUZZ_CORPUS=<dir>` puts the corpus elsewhere.
     ///
-    /// It costs no more as runs add up: a run replays at most a quarter of its own budget from
-    /// the directory (the most recently useful seeds, and a few of the oldest in turn), and
-    /// removes the seeds it found redundant, keeping the directory to at most four times that
-    /// (at least 64 files). A campaign (a [`time`](Config::time) budget, or more cases than
-    /// the default) removes nothing and records the seeds it left; later runs keep all of them.
-    /// A directory the user names (`TYPEFUZZ_CORPUS=<dir>`, [`corpus`](Config::corpus)) is
-    /// replayed in full and never pruned.
+    /// It costs no more as runs add up: the file is read once when a run starts and written
+    /// once when it ends; a run replays at most a quarter of its own budget from it (the most
+    /// recently useful seeds, and a few of the oldest in turn), and removes the seeds it found
+    /// redundant, keeping the file to at most four times that (at least 64 seeds, and never
+    /// more than 4096 seeds or 4 MiB). A campaign (a [`time`](Config::time) budget, or more
+    /// cases than the default) removes nothing and marks the seeds it left; later runs keep all
+    /// of them. A directory the user names (`TYPEFUZZ_CORPUS=<dir>`,
+    /// [`corpus`](Config::corpus)) is replayed in full and never pruned.
     pub keep_seeds: bool,
     /// Worker processes that run this one property together, sharing seeds through the corpus
     /// directory (see [`workers`](crate::workers)). Default 1 (the run stays in this process).
@@ -618,9 +619,10 @@ impl Config {
         config
     }
 
-    /// Where this run's corpus lives, for inputs of type `T`: [`corpus`](Config::corpus) if
-    /// set; otherwise, for a named run that [keeps its seeds](Config::keep_seeds),
-    /// `<target>/typefuzz/corpus/<name>-<fingerprint of T>/`, where `<target>` is cargo's
+    /// Where this run's corpus lives, for inputs of type `T`: the directory
+    /// [`corpus`](Config::corpus) if set; otherwise, for a named run that
+    /// [keeps its seeds](Config::keep_seeds), the file
+    /// `<target>/typefuzz/corpus/<name>-<fingerprint of T>.seeds`, where `<target>` is cargo's
     /// target directory (`CARGO_TARGET_DIR`, else the directory above the running test binary
     /// that holds cargo's `CACHEDIR.TAG` or `.rustc_info.json`, else such a `target/` beside
     /// `$CARGO_MANIFEST_DIR` or an ancestor), where nothing is committed; with no target
@@ -643,8 +645,13 @@ impl Config {
             return corpus_dir(self);
         }
         let name = self.name.as_ref().filter(|_| self.keep_seeds)?;
-        let dir = format!("{}-{:016x}", file_name(name), crate::fingerprint::of::<T>());
-        Some(target_dir()?.join("typefuzz").join("corpus").join(dir))
+        let file = format!(
+            "{}-{:016x}.{}",
+            file_name(name),
+            crate::fingerprint::of::<T>(),
+            crate::corpus::kept::EXTENSION
+        );
+        Some(target_dir()?.join("typefuzz").join("corpus").join(file))
     }
 
     /// Where failing inputs are saved: [`regressions`](Config::regressions), or the default path
@@ -692,12 +699,15 @@ fn target_dir() -> Option<PathBuf> {
         return Some(PathBuf::from(dir));
     }
     let is_target = |dir: &Path| CARGO_TARGET_MARKERS.iter().any(|m| dir.join(m).is_file());
-    let exe = std::env::current_exe().ok();
-    if let Some(dir) = exe
-        .as_deref()
-        .and_then(|exe| exe.ancestors().skip(1).find(|dir| is_target(dir)))
-    {
-        return Some(dir.to_path_buf());
+    // Found once per process: every named run asks.
+    static ABOVE_EXE: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let above_exe = ABOVE_EXE.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        let dir = exe.ancestors().skip(1).find(|dir| is_target(dir))?;
+        Some(dir.to_path_buf())
+    });
+    if let Some(dir) = above_exe {
+        return Some(dir.clone());
     }
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
     manifest

@@ -1,13 +1,14 @@
 //! Executor: runs the property once on one input and turns whatever happens — a return value, a
 //! panic, a [`Discarded`] panic — into a [`Verdict`] ([`run_once`], public for adapters), with
-//! the feedback recorders armed around the call only. A [`Watchdog`] turns a call that runs past the per-test limit into a hang report.
+//! the feedback recorders armed around the call only. A [`Watchdog`] turns a call that runs past
+//! the per-test limit into a hang report; one thread per process watches every run.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -156,9 +157,9 @@ fn panic_message(payload: Box<dyn Any + Send>) -> String {
     }
 }
 
-/// What the fuzzer's thread and the watchdog share. Arming and disarming a call cost a store and
-/// a compare-and-swap, no lock and no clock read, so watching every call stays cheap (the
-/// watchdog thread reads the clock, every `period`).
+/// One watched run: what the fuzzer's thread and the watchdog thread share. Arming and
+/// disarming a call cost a store and a compare-and-swap, no lock and no clock read, so watching
+/// every call stays cheap (the watchdog thread reads the clock, every period).
 struct WatchState {
     /// Odd while a call is in flight, even between calls; each call adds 2. The watchdog sets
     /// [`CLAIMED`] on an odd value it judged hung: from then on the call cannot be disarmed, so
@@ -167,13 +168,49 @@ struct WatchState {
     /// The in-flight call's input, as [`InFlight`] parts (set before `calls` turns odd).
     parts: [(AtomicPtr<u8>, AtomicUsize); 2],
     recipe: AtomicBool,
-    stop: AtomicBool,
+    limit: Duration,
+    report: HangReport,
+    /// The in-flight call the watchdog thread saw last, and when it first saw it (only the
+    /// watchdog thread touches it).
+    seen: Mutex<Option<(u64, Instant)>>,
 }
 
 const CLAIMED: u64 = 1 << 63;
 
-/// A thread that watches property calls and ends the process when one runs past `limit`,
-/// after saving its input to `hang-<sha1>` in `artifact_dir` (libFuzzer's `-timeout`).
+/// The runs under watch, which the one watchdog thread of the process visits.
+struct Registry {
+    runs: Vec<Arc<WatchState>>,
+    /// The watchdog thread's period: the shortest of the runs registered when it last looked
+    /// (kept while none is); `None` until the thread is started by the first run watched.
+    period: Option<Duration>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    runs: Vec::new(),
+    period: None,
+});
+/// Wakes the watchdog thread when a run that needs a shorter period than its own is registered.
+/// (Only then: waking it for every run would cost a context switch per property.)
+static REGISTERED: Condvar = Condvar::new();
+
+fn registry() -> MutexGuard<'static, Registry> {
+    // A panic while holding the lock leaves the list whole (pushes and removals only).
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The longest period of the watchdog thread.
+const MAX_PERIOD: Duration = Duration::from_millis(100);
+
+/// How often the watchdog thread looks at a run with per-test limit `limit`.
+fn period(limit: Duration) -> Duration {
+    (limit / 4).clamp(Duration::from_millis(1), MAX_PERIOD)
+}
+
+/// A run's registration with the process's watchdog thread, which ends the process when one of
+/// the run's property calls runs past its `limit`, after saving its input to `hang-<sha1>` in
+/// the report's `artifact_dir` (libFuzzer's `-timeout`). One thread watches every run of the
+/// process (started by the first, visiting each registered run at the shortest period any of
+/// them needs); dropping the `Watchdog` ends the run's watch.
 pub(crate) struct Watchdog {
     state: Arc<WatchState>,
 }
@@ -218,73 +255,40 @@ pub(crate) struct HangReport {
 }
 
 /// How the watchdog rebuilds a recipe's input bytes (see [`HangReport::rebuild`]).
-pub(crate) type Rebuild = Box<dyn Fn(&[u8]) -> Option<(Vec<u8>, &'static str)> + Send>;
+pub(crate) type Rebuild = Box<dyn Fn(&[u8]) -> Option<(Vec<u8>, &'static str)> + Send + Sync>;
 
 impl Watchdog {
+    /// Registers a run whose property calls may last `limit` each, starting the process's
+    /// watchdog thread if it is not running yet.
     pub(crate) fn start(limit: Duration, report: HangReport) -> Watchdog {
         let state = Arc::new(WatchState {
             calls: AtomicU64::new(0),
             parts: Default::default(),
             recipe: AtomicBool::new(false),
-            stop: AtomicBool::new(false),
+            limit,
+            report,
+            seen: Mutex::new(None),
         });
-        let watched = Arc::clone(&state);
-        let period = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(100));
-        let spawned = thread::Builder::new()
-            .name("typefuzz-watchdog".into())
-            .spawn(move || {
-                // The in-flight call last seen, and when it was first seen.
-                let mut seen: Option<(u64, Instant)> = None;
-                while !watched.stop.load(Ordering::Relaxed) {
-                    thread::sleep(period);
-                    let calls = watched.calls.load(Ordering::Acquire);
-                    if calls % 2 == 0 {
-                        seen = None;
-                        continue;
-                    }
-                    let since = match seen {
-                        Some((call, since)) if call == calls => since,
-                        _ => {
-                            seen = Some((calls, Instant::now()));
-                            continue;
-                        }
-                    };
-                    let elapsed = since.elapsed();
-                    if elapsed <= limit {
-                        continue;
-                    }
-                    let claimed = watched.calls.compare_exchange(
-                        calls,
-                        calls | CLAIMED,
-                        Ordering::Acquire,
-                        Ordering::Relaxed,
-                    );
-                    if claimed.is_ok() {
-                        let mut input = Vec::new();
-                        for (start, len) in &watched.parts {
-                            let (start, len) =
-                                (start.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
-                            if len > 0 {
-                                // SAFETY: the call that armed these is claimed, so it cannot
-                                // end and its borrowed bytes stay alive and unchanged (see
-                                // `Watched::drop`).
-                                input.extend_from_slice(unsafe {
-                                    std::slice::from_raw_parts(start, len)
-                                });
-                            }
-                        }
-                        let recipe = watched.recipe.load(Ordering::Relaxed);
-                        report_hang(&input, recipe, elapsed, limit, &report);
-                        std::process::exit(HANG_EXIT_CODE);
-                    }
-                }
-            });
-        if let Err(error) = spawned {
-            eprintln!(
-                "typefuzz: could not start the hang watchdog ({error}); test_timeout is not \
-                 enforced"
-            );
+        let period = period(limit);
+        let mut registry = registry();
+        match registry.period {
+            None => match thread::Builder::new()
+                .name("typefuzz-watchdog".into())
+                .spawn(watch)
+            {
+                Ok(_) => registry.period = Some(period),
+                Err(error) => eprintln!(
+                    "typefuzz: could not start the hang watchdog ({error}); test_timeout is \
+                     not enforced"
+                ),
+            },
+            Some(current) if period < current => {
+                registry.period = Some(period);
+                REGISTERED.notify_one();
+            }
+            Some(_) => {}
         }
+        registry.runs.push(Arc::clone(&state));
         Watchdog { state }
     }
 
@@ -310,7 +314,79 @@ impl Watchdog {
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
-        self.state.stop.store(true, Ordering::Relaxed);
+        registry().runs.retain(|run| !Arc::ptr_eq(run, &self.state));
+    }
+}
+
+/// The watchdog thread: visits the registered runs at the shortest period any of them needs
+/// (while there are none, at the last such period), and ends the process on the first hung call
+/// it claims.
+fn watch() {
+    let mut registry = registry();
+    loop {
+        let shortest = registry.runs.iter().map(|run| period(run.limit)).min();
+        let period = shortest.or(registry.period).unwrap_or(MAX_PERIOD);
+        registry.period = Some(period);
+        registry = REGISTERED
+            .wait_timeout(registry, period)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
+        let hung = registry.runs.iter().find_map(|run| {
+            let (calls, elapsed) = run.overdue()?;
+            Some((Arc::clone(run), calls, elapsed))
+        });
+        if let Some((run, calls, elapsed)) = hung {
+            // Other runs register and end meanwhile; this one cannot end (see below).
+            drop(registry);
+            let claimed = run.calls.compare_exchange(
+                calls,
+                calls | CLAIMED,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            );
+            if claimed.is_ok() {
+                run.report_claimed(elapsed);
+            }
+            registry = self::registry();
+        }
+    }
+}
+
+impl WatchState {
+    /// The in-flight call and how long it has been seen running, if past the limit.
+    fn overdue(&self) -> Option<(u64, Duration)> {
+        let calls = self.calls.load(Ordering::Acquire);
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        if calls % 2 == 0 {
+            *seen = None;
+            return None;
+        }
+        let since = match *seen {
+            Some((call, since)) if call == calls => since,
+            _ => {
+                *seen = Some((calls, Instant::now()));
+                return None;
+            }
+        };
+        let elapsed = since.elapsed();
+        (elapsed > self.limit).then_some((calls, elapsed))
+    }
+
+    /// Saves and reports the claimed call's input, then ends the process.
+    fn report_claimed(&self, elapsed: Duration) -> ! {
+        let mut input = Vec::new();
+        for (start, len) in &self.parts {
+            let (start, len) = (start.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+            if len > 0 {
+                // SAFETY: the call that armed these is claimed, so it cannot end and its
+                // borrowed bytes stay alive and unchanged (see `Watched::drop`); its run's
+                // `Watchdog` cannot drop either while the call is in flight.
+                input.extend_from_slice(unsafe { std::slice::from_raw_parts(start, len) });
+            }
+        }
+        let recipe = self.recipe.load(Ordering::Relaxed);
+        report_hang(&input, recipe, elapsed, self.limit, &self.report);
+        std::process::exit(HANG_EXIT_CODE);
     }
 }
 

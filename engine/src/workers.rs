@@ -12,7 +12,10 @@
 //! - Each worker runs the ordinary loop with its own seed (the run's seed plus its index), its
 //!   share of the count budgets (`cases`, `max_tests` and `max_discards` divided by N, rounded
 //!   up; `time` is not divided: every worker runs that long), and the same corpus directory:
-//!   the test's own ([`Config::corpus_path`]) or, for a run that keeps none, a temporary one.
+//!   the one the user named ([`Config::corpus`]) or a temporary one. A test's kept corpus
+//!   ([`Config::corpus_path`], one file) is replayed by each worker within its share of the
+//!   budget and written back by each when it ends, merged with what the others wrote (see
+//!   `corpus::kept`).
 //! - About once a second each worker lists the directory and runs the inputs the other workers
 //!   wrote since (new file names) through the ordinary path: an input is kept if it is
 //!   interesting to *this* worker's feedback. The directory is safe for concurrent writers
@@ -67,9 +70,10 @@ const WORKER_VAR: &str = "__TYPEFUZZ_WORKER";
 const DIR_VAR: &str = "__TYPEFUZZ_WORKER_DIR";
 /// The shared corpus directory.
 const CORPUS_VAR: &str = "__TYPEFUZZ_WORKER_CORPUS";
-/// Set when the shared corpus directory is the one the engine keeps for the test by itself
-/// ([`Config::keep_seeds`]), which workers replay within a budget and minimize like any run
-/// (see `corpus::disk`); unset for a directory the user named or a temporary one.
+/// Set when the run keeps its corpus itself ([`Config::keep_seeds`]): each worker replays and
+/// writes back the kept file like any run (see `corpus::kept`), and the shared directory is a
+/// temporary one for the exchange only; unset for a directory the user named or a run that
+/// keeps no corpus.
 const KEPT_VAR: &str = "__TYPEFUZZ_WORKER_CORPUS_KEPT";
 /// Makes a worker's writes of the files whose names start with its value fail (see
 /// [`Worker::finish`]); for tests.
@@ -166,9 +170,13 @@ impl Parent {
         let started = Instant::now();
         let dir = work_dir();
         let kept = config.corpus.is_none() && config.corpus_path::<T>().is_some();
-        let corpus = config
-            .corpus_path::<T>()
-            .unwrap_or_else(|| dir.join("corpus"));
+        // A directory the user named is shared as it is; a kept corpus is a file, which each
+        // worker replays and writes back itself, exchanging its finds through a directory of
+        // the run's own.
+        let corpus = match config.corpus_path::<T>() {
+            Some(named) if !kept => named,
+            _ => dir.join("corpus"),
+        };
         let seed = config.seed.unwrap_or_else(crate::fuzzer::random_seed);
         let mut workers = match self.spawn(&dir, &corpus, kept, seed) {
             Ok(workers) => workers,
@@ -430,6 +438,15 @@ fn log_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("worker-{index}.log"))
 }
 
+/// In a worker process of a run on a kept corpus, the directory through which the workers
+/// exchange seeds (beside the kept file, which each worker opens as any run does); `None`
+/// elsewhere.
+pub(crate) fn exchange_dir() -> Option<PathBuf> {
+    std::env::var_os(WORKER_VAR)?;
+    std::env::var_os(KEPT_VAR)?;
+    std::env::var_os(CORPUS_VAR).map(PathBuf::from)
+}
+
 /// One worker, seen from inside the worker process.
 #[derive(Clone, Debug)]
 pub(crate) struct Worker {
@@ -474,7 +491,8 @@ impl Worker {
         config.max_tests = config.max_tests.map(share);
         config.max_discards = config.max_discards.map(share);
         if !self.kept {
-            // The kept directory is the one `Config::corpus_path` finds in the worker too.
+            // The kept file is the one `Config::corpus_path` finds in the worker too, and the
+            // exchange directory comes from `exchange_dir`.
             config.corpus = Some(self.corpus.clone());
         }
         config.progress = Some(false);
@@ -766,7 +784,7 @@ mod tests {
         assert_eq!(
             kept.config(&config).corpus,
             None,
-            "the kept directory is found by name, and kept within its budget"
+            "the kept file is found by name, and kept within its budget"
         );
     }
 

@@ -135,6 +135,16 @@ fn hang_child() {
     // and only once seeds are mutated: its crash guard holds a recipe (its seed and mutation)
     // that the watchdog rebuilds.
     let late = std::env::var_os("TYPEFUZZ_HOSTILE_HANG_LATE").is_some();
+    if std::env::var_os("TYPEFUZZ_HOSTILE_HANG_SECOND").is_some() {
+        // A run that ends before the hanging one: the process's one watchdog thread, started
+        // for it, still watches the next run.
+        let first = check(
+            &config.clone().with_cases(50),
+            |cx| cx.generate::<u8>(),
+            |_| (),
+        );
+        assert!(first.passed());
+    }
     let calls = std::sync::atomic::AtomicU64::new(0);
     check(
         &config,
@@ -168,14 +178,31 @@ fn a_hanging_mutant_is_rebuilt_from_its_recipe_and_saved() {
     a_hang_is_saved(true);
 }
 
+#[test]
+fn a_hang_in_the_second_run_of_a_process_is_caught() {
+    a_hang_is_saved_after(false, true);
+}
+
 fn a_hang_is_saved(late: bool) {
-    let dir = scratch(if late { "late-hang" } else { "hang" });
+    a_hang_is_saved_after(late, false);
+}
+
+/// Runs `hang_child`; with `second`, after a first, passing run in the same process.
+fn a_hang_is_saved_after(late: bool, second: bool) {
+    let dir = scratch(match (late, second) {
+        (true, _) => "late-hang",
+        (false, true) => "second-hang",
+        (false, false) => "hang",
+    });
     let mut child = Command::new(std::env::current_exe().unwrap());
     child
         .args(["hang_child", "--exact", "--nocapture", "--test-threads=1"])
         .env("TYPEFUZZ_HOSTILE_HANG_DIR", &dir);
     if late {
         child.env("TYPEFUZZ_HOSTILE_HANG_LATE", "1");
+    }
+    if second {
+        child.env("TYPEFUZZ_HOSTILE_HANG_SECOND", "1");
     }
     let output = child.output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);

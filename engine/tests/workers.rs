@@ -1,6 +1,8 @@
 //! `TYPEFUZZ_JOBS` / `Config::jobs`: several worker processes on one property. Each test below
 //! re-runs this test binary twice (filtered to itself) as its workers.
 
+mod kept_file;
+
 use std::time::Duration;
 
 use typefuzz_engine::{check, cover, Config};
@@ -85,19 +87,19 @@ fn workers_on_the_kept_corpus_replay_within_their_budget() {
         .with_regressions(std::env::temp_dir().join("typefuzz-unused-regressions.txt"))
         .with_progress(false)
         .with_jobs(2);
-    let dir = config
+    let file = config
         .corpus_path::<Vec<u8>>()
         .expect("a named run keeps its seeds");
     // The workers run this test function too, up to `check`: only the parent lays out the
-    // corpus (two workers removing and rewriting it at once raced: "No such file").
+    // corpus.
     if std::env::var_os("__TYPEFUZZ_WORKER").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        for i in 0..300u16 {
-            let bytes = typefuzz_engine::codec::to_bytes(&i.to_le_bytes().to_vec());
-            let name = sha1_smol::Sha1::from(&bytes).digest().to_string();
-            std::fs::write(dir.join(name), bytes).unwrap();
-        }
+        let laid_out: Vec<kept_file::Entry> = (0..300u16)
+            .map(|i| {
+                let bytes = typefuzz_engine::codec::to_bytes(&i.to_le_bytes().to_vec());
+                kept_file::Entry::new(bytes, u64::from(i))
+            })
+            .collect();
+        kept_file::write(&file, &laid_out);
     }
     let report = check(
         &config,
@@ -114,7 +116,17 @@ fn workers_on_the_kept_corpus_replay_within_their_budget() {
         stats.corpus_loaded > 0 && stats.corpus_loaded <= 100,
         "{stats:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+    // Both workers wrote back what they found and judged, merged: only redundant replayed
+    // seeds (and, over the cap, the least recently useful) left the file, and both runs count.
+    let left = kept_file::read(&file);
+    // Each worker keeps the file within its cap (200: four times its replay budget of 50),
+    // plus what the other worker used since it read the file (at most its own 200).
+    assert!(!left.is_empty() && left.len() <= 400, "{}", left.len());
+    assert!(
+        left.iter().any(|entry| entry.useful_in == 300) && left.iter().any(|e| e.useful_in == 301),
+        "each worker wrote the file once"
+    );
+    std::fs::remove_file(&file).unwrap();
 }
 
 /// The workload of `bench/workers.sh` (worker scaling): a campaign on one property, with

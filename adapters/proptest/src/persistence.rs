@@ -1,8 +1,9 @@
 //! Where failures are kept: proptest's `.proptest-regressions` seeds (replayed first) and
 //! typefuzz's own regression file of each test, beside them.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence};
 
@@ -66,15 +67,36 @@ pub(crate) fn regression_path(proptest: &ProptestConfig, test: &str) -> Option<P
     let file = persistence
         .as_any()
         .downcast_ref::<FileFailurePersistence>()?;
-    let source = absolute_source(Path::new(proptest.source_file?))?;
     let proptest_file = match file {
-        FileFailurePersistence::SourceParallel(sibling) => source_parallel(&source, sibling),
-        FileFailurePersistence::WithSource(extension) => source.with_extension(extension),
+        FileFailurePersistence::SourceParallel(sibling) => {
+            source_parallel_cached(proptest.source_file?, sibling)?
+        }
+        FileFailurePersistence::WithSource(extension) => {
+            absolute_source(Path::new(proptest.source_file?))?.with_extension(extension)
+        }
         FileFailurePersistence::Direct(path) => PathBuf::from(path),
         _ => return None,
     };
     let stem = proptest_file.file_stem()?.to_string_lossy().into_owned();
     Some(proptest_file.with_file_name(format!("{stem}.{test}.typefuzz-regressions")))
+}
+
+/// [`source_parallel`] of the absolute `source`, found once per source file, sibling and
+/// working directory in a process: every test of a file shares it, and finding it climbs the
+/// directory tree twice (a dozen file-system calls).
+fn source_parallel_cached(source: &'static str, sibling: &str) -> Option<PathBuf> {
+    type Found = HashMap<(&'static str, String, PathBuf), Option<PathBuf>>;
+    static FOUND: Mutex<Option<Found>> = Mutex::new(None);
+    let cwd = std::env::current_dir().ok()?;
+    let key = (source, sibling.to_owned(), cwd);
+    let mut found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
+    let found = found.get_or_insert_with(HashMap::new);
+    if let Some(path) = found.get(&key) {
+        return path.clone();
+    }
+    let path = absolute_source(Path::new(source)).map(|source| source_parallel(&source, sibling));
+    found.insert(key, path.clone());
+    path
 }
 
 /// `file!()` is relative to the workspace root while tests run in the package root: as proptest

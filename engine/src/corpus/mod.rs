@@ -1,5 +1,6 @@
 //! Corpus: the seeds the loop keeps — in memory, two bounded queues (valid and discarded), and
-//! optionally on disk, a directory in libFuzzer's layout ([`disk`]).
+//! optionally on disk: the corpus kept for a test across runs ([`kept`], one file per test) and
+//! directories in libFuzzer's layout ([`disk`]).
 //!
 //! Seeds are stored once, by [`SeedId`]; the queues hold ids. An id names the same seed for as
 //! long as it lives and is never reused within a run, so the loop can hold the id of the seed it
@@ -7,6 +8,7 @@
 //! queues: a lookup then finds that seed or nothing, never another seed that moved into its slot.
 
 pub(crate) mod disk;
+pub(crate) mod kept;
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};

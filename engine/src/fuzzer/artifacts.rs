@@ -1,4 +1,4 @@
-//! The run's artifacts: the corpus directory it reads and grows, the regression file it replays
+//! The run's artifacts: the corpus it reads and grows (the test's kept corpus, or a directory), the regression file it replays
 //! and saves failures to, and the guards that turn a property call that never returns — a hang
 //! (the watchdog), a crash or an `exit` (the crash handlers) — into a saved input.
 //!
@@ -50,7 +50,8 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use crate::codec;
-use crate::corpus::disk::{DiskCorpus, ReplayBudget};
+use crate::corpus::disk::DiskCorpus;
+use crate::corpus::kept::{KeptCorpus, ReplayBudget};
 use crate::crash::{CrashGuard, InFlight};
 use crate::executor::{self, HangReport, Verdict, Watchdog};
 use crate::feedback::Feedback;
@@ -160,7 +161,12 @@ fn rebuild_bytes<T: Mutate>(
 
 /// What a run keeps on disk, and the guard around its property calls.
 pub(crate) struct RunArtifacts {
+    /// The corpus the engine keeps for the test by itself (`Config::keep_seeds`).
+    kept: Option<KeptCorpus>,
+    /// A corpus directory: the one the user named, or the one workers exchange seeds through.
     corpus: Option<DiskCorpus>,
+    /// Whether the corpus input replayed last came from `kept`.
+    replaying_kept: bool,
     regressions: Option<RegressionFile>,
     /// [`Config::replay_first`]: replayed after the regression file's entries.
     replay_first: Vec<Vec<u8>>,
@@ -189,6 +195,17 @@ impl RunArtifacts {
         let regression_path = config.regression_path();
         let artifact_dir = files::artifact_dir(regression_path.as_deref());
         let replay = replay_command(config);
+        // The engine's own corpus (`keep_seeds`) is replayed within a budget and kept small
+        // (see `corpus::kept`); a directory the user named is theirs (see `corpus::disk`).
+        // Workers on a kept corpus exchange seeds through a directory of their own.
+        let (kept, corpus) = match config.corpus_path::<T>() {
+            Some(dir) if config.corpus.is_some() => (None, Some(DiskCorpus::new(&dir))),
+            Some(file) => (
+                Some(KeptCorpus::open(&file, ReplayBudget::of(config))),
+                crate::workers::exchange_dir().map(|dir| DiskCorpus::exchange(&dir)),
+            ),
+            None => (None, None),
+        };
         let watchdog = config
             .test_timeout
             .filter(|limit| !limit.is_zero())
@@ -205,12 +222,9 @@ impl RunArtifacts {
                 Watchdog::start(limit, report)
             });
         RunArtifacts {
-            corpus: config.corpus_path::<T>().map(|dir| {
-                // The engine's own directory (`keep_seeds`) is replayed within a budget and kept
-                // small; a directory the user named is theirs (see `corpus::disk`).
-                let budget = config.corpus.is_none().then(|| ReplayBudget::of(config));
-                DiskCorpus::new(&dir, budget)
-            }),
+            kept,
+            corpus,
+            replaying_kept: false,
             regressions: regression_path.as_deref().map(RegressionFile::load),
             replay_first: config.replay_first.clone(),
             crash_guard: CrashGuard::new(&artifact_dir, seed, &replay),
@@ -273,18 +287,21 @@ impl RunArtifacts {
         }
     }
 
-    /// The next input of the corpus directory to replay after the regressions, within the
-    /// replay budget (see [`DiskCorpus::next_input`]); then say whether it was interesting with
+    /// The next corpus input to replay after the regressions: the kept corpus's, within its
+    /// replay budget (see [`KeptCorpus::next_input`]), then the corpus directory's (see
+    /// [`DiskCorpus::next_input`]); then say whether it was interesting with
     /// [`judge_corpus_input`](Self::judge_corpus_input).
     pub(crate) fn next_corpus_input(&mut self) -> Option<Vec<u8>> {
-        self.corpus.as_mut()?.next_input()
+        let kept = self.kept.as_mut().and_then(KeptCorpus::next_input);
+        self.replaying_kept = kept.is_some();
+        kept.or_else(|| self.corpus.as_mut()?.next_input())
     }
 
-    /// Whether the corpus input replayed last was interesting: the corpus keeps it, or may
-    /// remove it as redundant when the run ends.
+    /// Whether the corpus input replayed last was interesting: the kept corpus keeps it, or
+    /// may remove it as redundant when the run ends (a directory's inputs all stay).
     pub(crate) fn judge_corpus_input(&mut self, useful: bool) {
-        if let Some(corpus) = &mut self.corpus {
-            corpus.judge(useful);
+        if let Some(kept) = self.kept.as_mut().filter(|_| self.replaying_kept) {
+            kept.judge(useful);
         }
     }
 
@@ -297,8 +314,11 @@ impl RunArtifacts {
             .unwrap_or_default()
     }
 
-    /// Adds an interesting input to the corpus directory.
+    /// Adds an interesting input to the kept corpus and the corpus directory.
     pub(crate) fn keep(&mut self, bytes: &[u8]) {
+        if let Some(kept) = &mut self.kept {
+            kept.save(bytes);
+        }
         if let Some(corpus) = &mut self.corpus {
             corpus.save(bytes);
         }

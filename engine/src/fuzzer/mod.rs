@@ -17,9 +17,9 @@
 //!    (`fuzzer/mod.rs`, `fuzzer/budget.rs`, `fuzzer/artifacts.rs`, `schedule/mod.rs`,
 //!    `feedback/state.rs`).
 //! 2. `load_seeds` replays the crash and hang inputs an earlier process left, then the
-//!    regression file's entries written for this type's shape, then the corpus directory, each
-//!    input through `run_one` (`fuzzer/artifacts.rs` reads them: `files.rs`,
-//!    `core/src/fingerprint.rs`, `corpus/disk.rs`).
+//!    regression file's entries written for this type's shape, then the kept corpus or corpus
+//!    directory, each input through `run_one` (`fuzzer/artifacts.rs` reads them: `files.rs`,
+//!    `core/src/fingerprint.rs`, `corpus/kept.rs`, `corpus/disk.rs`).
 //! 3. Each turn, `Budget::spent` says whether to stop (`fuzzer/budget.rs`).
 //! 4. `fuzz_one` asks `Scheduler::pick` for a `Pick`: generate, or mutate seed `id`
 //!    (`schedule/mod.rs`, the policy in `schedule/{default,fuzzchick,generate}.rs`, seeds in
@@ -322,8 +322,8 @@ where
         }
     }
 
-    /// Replays the regression file, then the corpus directory (within its replay budget: see
-    /// `corpus::disk`); inputs are run like any test, so interesting ones become seeds, and a
+    /// Replays the regression file, then the corpus (the kept one within its replay budget: see
+    /// `corpus::kept`); inputs are run like any test, so interesting ones become seeds, and a
     /// failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
         for bytes in self.artifacts.regression_inputs::<T>() {
