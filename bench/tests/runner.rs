@@ -23,7 +23,7 @@ fn micro_run_writes_every_report_file_and_finds_bad() {
         "--only",
         "micro",
         "--strategies",
-        "typefuzz,quickcheck",
+        "typefuzz,naive-generator",
         "--cap",
         "0.3",
         "--out",
