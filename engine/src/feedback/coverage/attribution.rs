@@ -216,7 +216,8 @@ pub(super) fn runtime_counters(total: usize) -> Option<Vec<bool>> {
     // Checked on a second function, this one: a wrong bias would attribute each counter to
     // unrelated code, and scanning every counter is the safe answer.
     let this = runtime_counters as fn(usize) -> Option<Vec<bool>> as usize as u64;
-    if !function(this.wrapping_sub(bias))?.ends_with("feedback::coverage::runtime_counters") {
+    if !function(this.wrapping_sub(bias))?.ends_with(concat!(module_path!(), "::runtime_counters"))
+    {
         return None;
     }
     let mut runtime = Vec::with_capacity(total);
