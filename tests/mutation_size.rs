@@ -3,8 +3,8 @@
 //! Before constructor grow could wrap (subterm's inverse) and Truncate could grow, 32 mutations
 //! took 48-node terms down to about 6 nodes (0.12x) and 32 mutations cut programs' lengths to
 //! 0.69x; now about 0.55x for terms (subterm still focuses the search on parts) and 1.0x for
-//! collections (`cargo run -p typefuzz-bench --bin dropin -- drift` prints the per-operator
-//! numbers).
+//! collections (`cargo run -p typefuzz-bench -- mutant-size` prints the
+//! per-operator numbers).
 
 use typefuzz::{Context, Mutate, Operator};
 

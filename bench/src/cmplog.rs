@@ -25,7 +25,7 @@ use typefuzz::{check, sometimes, Config, Mutate, Operators};
 
 use crate::branches::{SomeEnum, ENUM_TARGET};
 
-/// The micro benchmark's size bound (`runner::workloads::MICRO_MAX_LEN`): room for the
+/// The micro benchmark's size bound (`runner::jobs::MICRO_MAX_LEN`): room for the
 /// 7-element enum target.
 const MAX_SIZE: usize = 10;
 

@@ -1,5 +1,7 @@
 //! The shrink benchmark: the same failing inputs minimized by typefuzz, proptest and quickcheck,
-//! sizes of the results side by side (`cargo run --release -p typefuzz-bench --bin shrink`).
+//! sizes of the results side by side (`cargo run --release -p typefuzz-bench -- shrink 10`: the
+//! median minimal-input size per case and framework over seeds `0..10`, then one minimal input
+//! of each; exits with 1 when typefuzz's median is larger than a framework's on some case).
 //!
 //! For each case and seed, proptest's own runner (seeded, deterministic) generates inputs from
 //! the case's strategy until one fails, and shrinks it with its value tree; the first failing
@@ -333,4 +335,44 @@ impl Arbitrary for QcTree {
         out.extend(Arbitrary::shrink(&value).map(|v| node(&left, key, v, &right)));
         Box::new(out.into_iter())
     }
+}
+
+/// `typefuzz-bench shrink SEEDS`: prints the markdown table of [`run`] over seeds `0..seeds` and
+/// the first seed's minimal inputs; returns the exit code, 1 when typefuzz's median is larger
+/// than a framework's on some case.
+pub(crate) fn print_table(seeds: u64) -> i32 {
+    // The properties panic on purpose inside the frameworks; keep the output readable.
+    std::panic::set_hook(Box::new(|_| {}));
+    let rows = run(&(0..seeds).collect::<Vec<_>>());
+    println!(
+        "| case | size measure | optimum | typefuzz | proptest | quickcheck | seeds |\n|---|---|---:|---:|---:|---:|---:|"
+    );
+    let mut worse = false;
+    for row in &rows {
+        let show = |sizes: &[u64]| median(sizes).map_or("-".to_string(), |m| m.to_string());
+        let ours = median(&row.typefuzz);
+        worse |= [&row.proptest, &row.quickcheck]
+            .iter()
+            .any(|theirs| matches!((ours, median(theirs)), (Some(a), Some(b)) if a > b));
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            row.case,
+            row.measure,
+            row.optimum,
+            show(&row.typefuzz),
+            show(&row.proptest),
+            show(&row.quickcheck),
+            row.typefuzz.len(),
+        );
+    }
+    println!("\nMinimal inputs of the first seed (typefuzz / proptest / quickcheck):\n");
+    for row in &rows {
+        let [ours, proptest, quickcheck] = &row.examples;
+        println!("- {}: `{ours}` / `{proptest}` / `{quickcheck}`", row.case);
+    }
+    if worse {
+        eprintln!("typefuzz's median minimal input is larger than a framework's on some case");
+        return 1;
+    }
+    0
 }

@@ -27,7 +27,7 @@ use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::workloads::Workload;
+use super::jobs::Workload;
 
 /// The environment variable that carries the `sancov` mode's arguments into the child test,
 /// separated by `\x1f` (as cargo's `CARGO_ENCODED_RUSTFLAGS`, so a path may contain spaces).

@@ -2,7 +2,8 @@
 //! trials per task with a timeout; a task is solved only when every trial finds the bug; time and
 //! tests to failure recorded per run), and the report (CSV, markdown, SVG charts).
 //!
-//! Modes (`cargo run --release -p typefuzz-bench -- <mode> [flags]`):
+//! Modes (`cargo run --release -p typefuzz-bench -- <mode> [flags]`; `--help` on each, the
+//! command line is declared in the `cli` module):
 //!
 //! - `quick`: the README demo — every IFC mutant, the BST tasks and the micro targets, one
 //!   trial, short caps, about a minute after the builds; ends with
@@ -18,28 +19,38 @@
 //!   `tests/sancov.rs`), which `quick` and `full` make and run on their own. `--trace-compares`
 //!   names the build made with comparison tracing.
 //! - `dropin`: the drop-ins against their plain frameworks, each run as users run it, on the
-//!   held-out evaluation set and the development set (see the `dropin` module for its flags).
+//!   held-out evaluation set and the development set (see the `dropin` module).
 //! - `historical`: real bugs of published crate releases ([`crate::historical`]), plain proptest,
 //!   the proptest drop-in and `typefuzz::check` on the derived types, 5 trials, 10 s caps; the
 //!   fixed releases are controls.
+//! - `per-test-cost` and `mutant-size`: the drop-ins' cost per test against their plain
+//!   frameworks, and where mutants' size goes (the `per_test_cost` module).
+//! - `shrink`: the minimal inputs of typefuzz, proptest and quickcheck side by side
+//!   ([`crate::shrink`]).
+//! - `fixed-work`: the engine loop on a fixed number of tests, for instruction counts (the
+//!   `fixed_work` module).
 //!
-//! Flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug controls, which
-//! always run to their cap), `--cap SECONDS` (every strategy), `--only ifc|bst|micro` (repeatable),
-//! `--strategies a,b,...`, `--tasks a,b,...` (only these tasks, e.g. IFC mutants `3,17` or
-//! `correct` for the control; in `throughput`, workloads `mirror,terms,machines`), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick` for
-//! `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
+//! The trial modes' flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug
+//! controls, which always run to their cap), `--cap SECONDS` (every strategy), `--only
+//! ifc|bst|micro|historical` (repeatable), `--strategies a,b,...`, `--tasks a,b,...` (only these
+//! tasks, e.g. IFC mutants `3,17` or `correct` for the control; in `throughput`, workloads
+//! `mirror,terms,machines`), `--seed N`, `--out DIR` (default: `target/typefuzz-bench/quick`
+//! for `quick`, `bench/results/<mode>` otherwise), `--max-size N` (overrides every workload's
 //! typefuzz size bound), `--max-tests N` (stops every typefuzz trial after N tests as well as at
 //! its time cap: side-by-side comparisons on a loaded machine then give each variant the same
 //! tests).
 
+mod cli;
 mod dropin;
-mod historical;
+mod fixed_work;
+mod historical_jobs;
 mod instrumented;
-mod report;
+mod jobs;
+mod per_test_cost;
 mod stats;
 mod strategy;
-mod throughput;
-mod workloads;
+mod throughput_mode;
+mod trials_report;
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -48,8 +59,8 @@ use std::time::{Duration, Instant};
 
 use instrumented::Build;
 pub use instrumented::ARGS_VAR;
+pub(crate) use jobs::{Job, Workload};
 pub(crate) use strategy::{Strategy, Trial};
-pub(crate) use workloads::{Job, Workload};
 
 /// One measured trial.
 pub(crate) struct Row {
@@ -99,100 +110,43 @@ struct Options {
     build: Build,
 }
 
-const USAGE: &str = "\
-usage: typefuzz-bench <quick|full|throughput|sancov|historical|dropin> [--trials N] [--control-trials N]
-                      [--cap SECONDS]
-                      [--only ifc|bst|micro|historical]... [--strategies a,b,...]
-                      [--tasks a,b,...] [--seed N]
-                      [--out DIR] [--max-size N] [--max-tests N] [--trace-compares (sancov mode)]
-strategies: proptest, proptest-dropin, naive-generator, typefuzz-generate, typefuzz-fuzzchick, typefuzz,
-            typefuzz-no-grow, typefuzz-no-drop, typefuzz-no-subterm, typefuzz-no-feedback,
-            typefuzz-no-hint, typefuzz-sancov, smart-generator";
-
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut it = args.iter();
-    let mode = match it.next().map(String::as_str) {
-        Some("quick") => Mode::Quick,
-        Some("full") => Mode::Full,
-        Some("throughput") => Mode::Throughput,
-        Some("sancov") => Mode::Sancov,
-        Some("historical") => Mode::Historical,
-        Some(other) => return Err(format!("unknown mode `{other}`")),
-        None => return Err("missing mode".into()),
-    };
-    let mut options = Options {
-        mode,
-        trials: match mode {
-            Mode::Full => 10,
-            Mode::Historical => 5,
-            _ => 1,
-        },
-        cap: None,
-        only: Vec::new(),
-        control_trials: None,
-        strategies: None,
-        tasks: None,
-        seed: 0x7f4a_7c15,
-        out: default_out(mode),
-        command: format!(
-            "cargo run --release -p typefuzz-bench -- {}",
-            args.join(" ")
-        ),
-        build: Build::Coverage,
-    };
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--trials" => {
-                options.trials = value()?.parse().map_err(|e| format!("--trials: {e}"))?;
-            }
-            "--control-trials" => {
-                options.control_trials = Some(
-                    value()?
-                        .parse()
-                        .map_err(|e| format!("--control-trials: {e}"))?,
-                );
-            }
-            "--cap" => {
-                let secs: f64 = value()?.parse().map_err(|e| format!("--cap: {e}"))?;
-                options.cap =
-                    Some(Duration::try_from_secs_f64(secs).map_err(|e| format!("--cap: {e}"))?);
-            }
-            "--only" => {
-                let name = value()?;
-                options.only.push(
-                    Workload::parse(name).ok_or(format!("--only: unknown workload `{name}`"))?,
-                );
-            }
-            "--strategies" => {
-                let list = value()?;
-                let parsed: Result<Vec<_>, _> = list
-                    .split(',')
-                    .map(|s| Strategy::parse(s.trim()).ok_or(format!("unknown strategy `{s}`")))
-                    .collect();
-                options.strategies = Some(parsed?);
-            }
-            "--max-size" => {
-                let n: usize = value()?.parse().map_err(|e| format!("--max-size: {e}"))?;
-                strategy::MAX_SIZE_OVERRIDE.store(n, std::sync::atomic::Ordering::Relaxed);
-            }
-            "--max-tests" => {
-                let n: u64 = value()?.parse().map_err(|e| format!("--max-tests: {e}"))?;
-                strategy::MAX_TESTS.store(n, std::sync::atomic::Ordering::Relaxed);
-            }
-            "--tasks" => {
-                options.tasks = Some(value()?.split(',').map(|t| t.trim().to_string()).collect());
-            }
-            "--seed" => options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--out" => options.out = PathBuf::from(value()?),
-            "--trace-compares" if mode == Mode::Sancov => options.build = Build::Compares,
-            other => return Err(format!("unknown flag `{other}`")),
+impl Options {
+    /// The options of trial mode `mode` from its command-line flags; `args` is the command line
+    /// (without the program name) the report records. Sets the process-wide `--max-size` and
+    /// `--max-tests` overrides.
+    fn new(mode: Mode, flags: cli::RunArgs, build: Build, args: &[String]) -> Options {
+        if let Some(n) = flags.max_size {
+            strategy::MAX_SIZE_OVERRIDE.store(n, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Some(n) = flags.max_tests {
+            strategy::MAX_TESTS.store(n, std::sync::atomic::Ordering::Relaxed);
+        }
+        Options {
+            mode,
+            trials: flags.trials.unwrap_or(match mode {
+                Mode::Full => 10,
+                Mode::Historical => 5,
+                _ => 1,
+            }),
+            cap: flags.cap,
+            only: flags.only,
+            control_trials: flags.control_trials,
+            strategies: flags.strategies,
+            tasks: flags.tasks,
+            seed: flags.seed,
+            out: flags.out.unwrap_or_else(|| default_out(mode)),
+            command: command_line(args),
+            build,
         }
     }
-    if options.trials == 0 {
-        return Err("--trials must be at least 1".into());
-    }
-    Ok(options)
+}
+
+/// The command that reproduces a run with command-line `args`, as reports record it.
+pub(crate) fn command_line(args: &[String]) -> String {
+    format!(
+        "cargo run --release -p typefuzz-bench -- {}",
+        args.join(" ")
+    )
 }
 
 /// Where results go without `--out`. The README demo (`quick`) writes under the workspace's
@@ -212,31 +166,53 @@ fn default_out(mode: Mode) -> PathBuf {
 }
 
 /// Runs the benchmark with command-line `args` (without the program name) and returns the
-/// process exit code: 0 on success, 1 if a no-bug control reported a failure, 2 on a usage
-/// error.
+/// process exit code: 0 on success (and after `--help`), 1 if a no-bug control reported a
+/// failure (or, in `shrink`, typefuzz shrank worse than a framework), 2 on a usage error (an
+/// unknown subcommand or flag, a value that does not parse).
 ///
 /// ```no_run
 /// let code = typefuzz_bench::runner::run_cli(&["quick".to_string()]);
 /// std::process::exit(code);
 /// ```
 pub fn run_cli(args: &[String]) -> i32 {
-    match args.first().map(String::as_str) {
-        Some("dropin") => return dropin::run_cli(&args[1..]),
-        Some("dropin-trial") => return dropin::run_trial_cli(&args[1..]),
-        _ => {}
-    }
-    let options = match parse(args) {
-        Ok(options) => options,
+    let command = match cli::parse(args) {
+        Ok(parsed) => parsed.command,
         Err(error) => {
-            eprintln!("typefuzz-bench: {error}\n{USAGE}");
-            return 2;
+            // `--help` and `--version` are "errors" that print to stdout and exit 0.
+            let _ = error.print();
+            return error.exit_code();
         }
     };
-    // The SUTs may panic (that is a failure, counted by the loops); keep stderr for the status.
-    std::panic::set_hook(Box::new(|_| {}));
-    match options.mode {
-        Mode::Throughput => throughput::run(&options),
-        _ => run_jobs(&options),
+    let trials = |mode: Mode, flags: cli::RunArgs, build: Build| {
+        // The SUTs may panic (that is a failure, counted by the loops); keep stderr for the
+        // status.
+        std::panic::set_hook(Box::new(|_| {}));
+        let options = Options::new(mode, flags, build, args);
+        match mode {
+            Mode::Throughput => throughput_mode::run(&options),
+            _ => run_jobs(&options),
+        }
+    };
+    use cli::Command;
+    match command {
+        Command::Quick(flags) => trials(Mode::Quick, flags, Build::Coverage),
+        Command::Full(flags) => trials(Mode::Full, flags, Build::Coverage),
+        Command::Throughput(flags) => trials(Mode::Throughput, flags, Build::Coverage),
+        Command::Historical(flags) => trials(Mode::Historical, flags, Build::Coverage),
+        Command::Sancov(flags) => {
+            let build = if flags.trace_compares {
+                Build::Compares
+            } else {
+                Build::Coverage
+            };
+            trials(Mode::Sancov, flags.run, build)
+        }
+        Command::Dropin(flags) => dropin::run_cli(flags, command_line(args)),
+        Command::DropinTrial { request } => dropin::run_trial_cli(&request),
+        Command::PerTestCost(flags) => per_test_cost::run_cli(&flags),
+        Command::MutantSize(flags) => per_test_cost::mutant_size(flags.seeds),
+        Command::Shrink(flags) => crate::shrink::print_table(flags.seeds),
+        Command::FixedWork(flags) => fixed_work::run_cli(&flags),
     }
 }
 
@@ -325,7 +301,7 @@ fn run_jobs(options: &Options) -> i32 {
             i32::from(instrumented_alarms > 0)
         };
     }
-    let jobs = workloads::jobs(&workloads, options.mode == Mode::Full);
+    let jobs = jobs::jobs(&workloads, options.mode == Mode::Full);
     let mut plan = Vec::new();
     let wanted = |job: &Job| {
         options
@@ -380,7 +356,7 @@ fn run_jobs(options: &Options) -> i32 {
     }
     eprintln!();
     let summary = stats::summarize(&rows);
-    if let Err(error) = report::write_all(options, &rows, &summary, started.elapsed()) {
+    if let Err(error) = trials_report::write_all(options, &rows, &summary, started.elapsed()) {
         eprintln!("typefuzz-bench: could not write the report: {error}");
     }
     for line in &instrumented_lines {
@@ -530,9 +506,19 @@ fn status(
 mod tests {
     use super::*;
 
+    /// The options of a trial mode's command line.
     fn options(args: &[&str]) -> Options {
+        let (mode, flags, build) = match cli::parse(args).expect("valid arguments").command {
+            cli::Command::Quick(flags) => (Mode::Quick, flags, Build::Coverage),
+            cli::Command::Full(flags) => (Mode::Full, flags, Build::Coverage),
+            cli::Command::Sancov(flags) if flags.trace_compares => {
+                (Mode::Sancov, flags.run, Build::Compares)
+            }
+            cli::Command::Sancov(flags) => (Mode::Sancov, flags.run, Build::Coverage),
+            other => panic!("not a trial mode these tests use: {other:?}"),
+        };
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        parse(&args).expect("valid arguments")
+        Options::new(mode, flags, build, &args)
     }
 
     #[test]
@@ -575,16 +561,18 @@ mod tests {
     }
 
     #[test]
-    fn max_tests_must_be_a_count() {
-        let args = ["full", "--max-tests", "many"].map(String::from);
-        let error = parse(&args).err().expect("not a number");
-        assert!(error.starts_with("--max-tests"), "{error}");
-    }
-
-    #[test]
-    fn only_the_instrumented_mode_takes_trace_compares() {
-        let args = ["quick".to_string(), "--trace-compares".to_string()];
-        assert!(parse(&args).is_err());
+    fn modes_default_their_trials_and_output_and_record_the_command() {
+        let quick = options(&["quick"]);
+        assert_eq!(quick.trials, 1);
+        assert!(quick.out.ends_with("target/typefuzz-bench/quick"));
+        let full = options(&["full", "--cap", "2"]);
+        assert_eq!(full.trials, 10);
+        assert!(full.out.ends_with("results/full"));
+        assert_eq!(
+            full.command,
+            "cargo run --release -p typefuzz-bench -- full --cap 2"
+        );
+        assert_eq!(cap_for(&full, Workload::Bst), Duration::from_secs(2));
     }
 
     #[test]

@@ -199,7 +199,7 @@ pub fn expand(container: &Container) -> TokenStream {
     };
 
     // A recursive type grows by wrapping the value (`__private::wrap`, subterm's inverse) three
-    // times in four, so that mutants keep about their seeds' size (`dropin drift` in bench/
+    // times in four, so that mutants keep about their seeds' size (`typefuzz-bench mutant-size`
     // measures it); subterm is left alone, it is what focuses the search on a part.
     let switch = quote! {
         __cx.record(::typefuzz::Operator::ConstructorGrow);

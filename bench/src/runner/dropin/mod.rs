@@ -166,112 +166,53 @@ struct Options {
     command: String,
 }
 
-const USAGE: &str = "\
-usage: typefuzz-bench dropin [--set evaluation|development|all] [--workloads a,b] [--tools a,b]
-                             [--seeds N] [--seed N] [--cap SECONDS | --cases framework]
-                             [--jobs N] [--out DIR]
-       typefuzz-bench dropin --throughput SECONDS [--workloads a,b] [--jobs N] [--out DIR]
-       typefuzz-bench dropin --ci [--weaken-dropins] [--jobs N] [--out DIR]
-workloads: stlc, rbt, heap (evaluation set), bst (development set)
-tools: proptest, proptest-dropin, quickcheck, quickcheck-dropin";
-
 /// The drop-in weakened by `--weaken-dropins` stops after this many tests.
 const WEAKENED_TESTS: u64 = 20;
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        mode: Mode::Tasks,
-        sets: vec![Set::Evaluation, Set::Development],
-        workloads: None,
-        tools: Tool::ALL.to_vec(),
-        seeds: 3,
-        seed: 0x5eed_d201,
-        budget: Budget::Cap(Duration::from_secs(10)),
-        jobs: 1,
-        out: PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("results")
-            .join("dropin"),
-        weaken: false,
-        command: format!(
-            "cargo run --release -p typefuzz-bench -- dropin {}",
-            args.join(" ")
-        ),
-    };
-    let mut it = args.iter();
-    let seconds = |flag: &str, value: &str| -> Result<Duration, String> {
-        let secs: f64 = value.parse().map_err(|e| format!("{flag}: {e}"))?;
-        Duration::try_from_secs_f64(secs)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or(format!(
-                "{flag}: {value} is not a positive number of seconds"
-            ))
-    };
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--set" => {
-                options.sets = match value()?.as_str() {
-                    "evaluation" => vec![Set::Evaluation],
-                    "development" => vec![Set::Development],
-                    "all" => vec![Set::Evaluation, Set::Development],
-                    other => return Err(format!("--set: unknown set `{other}`")),
-                }
-            }
-            "--workloads" => {
-                let names: Vec<String> = value()?.split(',').map(str::to_string).collect();
-                if let Some(unknown) = names.iter().find(|n| workloads::find(n).is_none()) {
-                    return Err(format!("--workloads: unknown workload `{unknown}`"));
-                }
-                options.workloads = Some(names);
-            }
-            "--tools" => {
-                options.tools = value()?
-                    .split(',')
-                    .map(|t| Tool::parse(t).ok_or(format!("--tools: unknown tool `{t}`")))
-                    .collect::<Result<_, _>>()?;
-            }
-            "--seeds" => {
-                options.seeds = value()?.parse().map_err(|e| format!("--seeds: {e}"))?;
-                if options.seeds == 0 {
-                    return Err("--seeds must be at least 1".into());
-                }
-            }
-            "--seed" => options.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
-            "--cap" => options.budget = Budget::Cap(seconds("--cap", value()?)?),
-            "--cases" => match value()?.as_str() {
-                "framework" => options.budget = Budget::Framework,
-                other => return Err(format!("--cases: `{other}` (only `framework`)")),
+impl Options {
+    /// The options of `typefuzz-bench dropin` from its flags (parsed and checked by clap, see
+    /// `runner::cli`); `command` is the command line the reports record.
+    fn new(flags: super::cli::DropinArgs, command: String) -> Options {
+        Options {
+            mode: match (flags.throughput, flags.ci) {
+                (Some(seconds), _) => Mode::Throughput(seconds),
+                (None, true) => Mode::Ci,
+                (None, false) => Mode::Tasks,
             },
-            "--jobs" => {
-                options.jobs = value()?.parse().map_err(|e| format!("--jobs: {e}"))?;
-                if options.jobs == 0 {
-                    return Err("--jobs must be at least 1".into());
-                }
-            }
-            "--out" => options.out = PathBuf::from(value()?),
-            "--throughput" => options.mode = Mode::Throughput(seconds("--throughput", value()?)?),
-            "--ci" => options.mode = Mode::Ci,
-            "--weaken-dropins" => options.weaken = true,
-            other => return Err(format!("unknown flag `{other}`")),
+            sets: match flags.set.as_str() {
+                "evaluation" => vec![Set::Evaluation],
+                "development" => vec![Set::Development],
+                _ => vec![Set::Evaluation, Set::Development],
+            },
+            workloads: flags.workloads,
+            tools: flags.tools.unwrap_or_else(|| Tool::ALL.to_vec()),
+            seeds: flags.seeds,
+            seed: flags.seed,
+            budget: match (flags.cases, flags.cap) {
+                (Some(_), _) => Budget::Framework,
+                (None, cap) => Budget::Cap(cap.unwrap_or(Duration::from_secs(10))),
+            },
+            jobs: flags.jobs,
+            out: flags.out.unwrap_or_else(|| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("results")
+                    .join("dropin")
+            }),
+            weaken: flags.weaken_dropins,
+            command,
         }
     }
-    if options.weaken && options.mode != Mode::Ci {
-        return Err("--weaken-dropins only applies to --ci".into());
-    }
-    Ok(options)
 }
 
-/// `typefuzz-bench dropin ...`: returns the exit code (2 on a usage error; 1 if a control
-/// failed, or in `--ci` if a drop-in solved fewer tasks than its plain framework).
-pub(crate) fn run_cli(args: &[String]) -> i32 {
-    let options = match parse(args) {
-        Ok(options) => options,
-        Err(error) => {
-            eprintln!("typefuzz-bench dropin: {error}\n{USAGE}");
-            return 2;
-        }
-    };
+/// The names `--workloads` takes: every workload of both sets.
+pub(crate) fn workload_names() -> Vec<&'static str> {
+    workloads::all().iter().map(|spec| spec.name).collect()
+}
+
+/// `typefuzz-bench dropin ...`: returns the exit code (1 if a control failed, or in `--ci` if a
+/// drop-in solved fewer tasks than its plain framework).
+pub(crate) fn run_cli(flags: super::cli::DropinArgs, command: String) -> i32 {
+    let options = Options::new(flags, command);
     match options.mode {
         Mode::Tasks => run_tasks(&options),
         Mode::Throughput(seconds) => run_throughput(&options, seconds),
@@ -599,20 +540,24 @@ fn harness_error(note: String) -> Outcome {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn parse(list: &[&str]) -> Result<Options, clap::Error> {
+        match super::super::cli::parse(list)?.command {
+            super::super::cli::Command::Dropin(flags) => Ok(Options::new(flags, String::new())),
+            other => panic!("not dropin: {other:?}"),
+        }
     }
 
     #[test]
     fn flags_parse_strictly() {
-        assert!(parse(&args(&["--cap", "soon"])).is_err());
-        assert!(parse(&args(&["--cap", "0"])).is_err());
-        assert!(parse(&args(&["--cases", "256"])).is_err());
-        assert!(parse(&args(&["--bogus"])).is_err());
-        assert!(parse(&args(&["--workloads", "ifc"])).is_err());
-        assert!(parse(&args(&["--tools", "afl"])).is_err());
-        assert!(parse(&args(&["--weaken-dropins"])).is_err());
-        let options = parse(&args(&["--cases", "framework", "--seeds", "5"])).unwrap();
+        assert!(parse(&["dropin", "--cap", "soon"]).is_err());
+        assert!(parse(&["dropin", "--cap", "0"]).is_err());
+        assert!(parse(&["dropin", "--cases", "256"]).is_err());
+        assert!(parse(&["dropin", "--bogus"]).is_err());
+        assert!(parse(&["dropin", "--workloads", "ifc"]).is_err());
+        assert!(parse(&["dropin", "--tools", "afl"]).is_err());
+        assert!(parse(&["dropin", "--weaken-dropins"]).is_err());
+        assert!(parse(&["dropin", "--cap", "5", "--cases", "framework"]).is_err());
+        let options = parse(&["dropin", "--cases", "framework", "--seeds", "5"]).unwrap();
         assert_eq!(options.budget, Budget::Framework);
         assert_eq!(options.seeds, 5);
     }

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use super::workloads::Set;
 use super::{Budget, Row, Tool};
-use crate::runner::report::{csv_field, machine, secs};
 use crate::runner::stats::median;
+use crate::runner::trials_report::{csv_field, machine, secs};
 
 /// A drop-in is worse on a task when its median time exceeds the plain framework's by more
 /// than this factor (or when the plain framework solves the task and the drop-in does not).

@@ -5,8 +5,8 @@ use proptest::strategy::{Strategy as _, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
 use typefuzz::Context;
 
+use super::jobs::{Job, Workload};
 use super::strategy::{run_trial, Problem};
-use super::workloads::{Job, Workload};
 use crate::historical::{self, Build, Case, Input, Visitor};
 
 /// typefuzz's size bound for the historical inputs: collections of at most 32 elements at

@@ -425,7 +425,7 @@ pub(crate) fn jobs(workloads: &[Workload], all_controls: bool) -> Vec<Arc<Job>> 
             Workload::Ifc => ifc_jobs(),
             Workload::Bst => bst_jobs(all_controls),
             Workload::Micro => micro_jobs(),
-            Workload::Historical => super::historical::historical_jobs(),
+            Workload::Historical => super::historical_jobs::historical_jobs(),
         };
         out.extend(jobs.into_iter().map(Arc::new));
     }

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use plotters::prelude::*;
 
+use super::jobs::Workload;
 use super::stats::{a12, mean, median, Summary, BUCKETS};
 use super::strategy::Strategy;
-use super::workloads::Workload;
 use super::{Options, Row};
 
 /// Published per-mutant numbers (the FuzzChick and MUTAGEN papers' IFC results, as the MUTAGEN

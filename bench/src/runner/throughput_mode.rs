@@ -30,9 +30,9 @@ use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
 use typefuzz::mutate::ValueHasher;
 use typefuzz::{Context, Mutate};
 
+use super::jobs::BST_MAX_SIZE;
 use super::stats::mean;
 use super::strategy::{baseline_loop, proptest_runner, typefuzz_trial, Strategy};
-use super::workloads::BST_MAX_SIZE;
 use super::Options;
 use crate::bst::{generate as bgen, Tree};
 use crate::throughput::{self as workload, Machine, Term};
@@ -311,7 +311,7 @@ pub(crate) fn run(options: &Options) -> i32 {
         options.command,
         options.trials,
         cap.as_secs_f64(),
-        super::report::machine(),
+        super::trials_report::machine(),
     );
     let mut csv = String::from("workload,tool,trial,tests,nodes,seconds,tests_per_s,nodes_per_s\n");
     let mirror = Workload::<Tree> {

@@ -1,15 +1,15 @@
 //! The engine loop on a fixed amount of work, for counting what it executes.
 //!
 //! ```text
-//! cargo run --release -p typefuzz-bench --bin fixed_work -- [WORKLOAD] [TESTS] [MAX_SIZE]
-//! valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes target/release/fixed_work machines
+//! cargo run --release -p typefuzz-bench -- fixed-work [WORKLOAD] [TESTS] [--max-size N]
+//! valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes target/release/typefuzz-bench fixed-work machines
 //! ```
 //!
 //! `typefuzz::check` with the default schedule (coverage off, as in a plain `cargo test`) on
 //! one of the throughput mode's workloads (`machines`, `terms`, `mirror`, or all three when
 //! `WORKLOAD` is missing or `all`) for exactly `TESTS` tests (default: 200,000 for machines and
 //! mirror, 60,000 for terms), seed 1, at the throughput mode's sizes (or at the engine's maximum
-//! size `MAX_SIZE`, for inputs larger than the throughput mode's). The run is deterministic:
+//! size `--max-size`, for inputs larger than the throughput mode's). The run is deterministic:
 //! two builds that make the same draws print the same line (tests, generated inputs, seeds
 //! kept, restarts, distinct valid inputs, mean nodes per test) and do the same work, so the
 //! instructions and branch mispredictions cachegrind counts for each compare their per-test
@@ -26,10 +26,12 @@
 use std::time::{Duration, Instant};
 
 use typefuzz::{Config, Mutate};
-use typefuzz_bench::bst::Tree;
-use typefuzz_bench::throughput::{depth_within_size, mirror_twice, runs_to_completion};
-use typefuzz_bench::throughput::{Machine, Term};
-use typefuzz_bench::Verdict;
+
+use super::cli::FixedWorkArgs;
+use crate::bst::Tree;
+use crate::throughput::{depth_within_size, mirror_twice, runs_to_completion};
+use crate::throughput::{Machine, Term};
+use crate::Verdict;
 
 /// Runs `property` for `tests` tests at maximum size `max_size`; prints what the run did.
 fn run<T: Mutate + std::fmt::Debug>(
@@ -144,21 +146,23 @@ fn generator_loop(workload: &str, tests: Option<u64>) -> bool {
     true
 }
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let workload = args.next().unwrap_or_else(|| "all".into());
-    let tests = args
-        .next()
-        .map(|n| n.parse::<u64>().expect("TESTS is a number"));
-    // The engine's maximum size instead of the throughput mode's (engine workloads only).
-    let size = |default: usize| {
-        std::env::args()
-            .nth(3)
-            .map_or(default, |n| n.parse().expect("MAX_SIZE is a number"))
-    };
-    if generator_loop(&workload, tests) {
-        return;
+/// `fixed-work [WORKLOAD] [TESTS] [--max-size N]`: runs the workload (see the module docs).
+pub(crate) fn run_cli(args: &FixedWorkArgs) -> i32 {
+    let (workload, tests) = (args.workload.as_str(), args.tests);
+    if workload.contains('-') {
+        if args.max_size.is_some() {
+            eprintln!(
+                "typefuzz-bench fixed-work: --max-size applies to the engine workloads \
+                 (machines, terms, mirror), not to `{workload}`"
+            );
+            return 2;
+        }
+        let known = generator_loop(workload, tests);
+        assert!(known, "the command line admits only known workloads");
+        return 0;
     }
+    // The engine's maximum size instead of the throughput mode's.
+    let size = |default: usize| args.max_size.unwrap_or(default);
     let all = workload == "all";
     if all || workload == "machines" {
         run::<Machine>(
@@ -187,11 +191,5 @@ fn main() {
             Tree::size,
         );
     }
-    if !all && !["machines", "terms", "mirror"].contains(&workload.as_str()) {
-        eprintln!(
-            "fixed_work: unknown workload `{workload}` (machines, terms, mirror or all, \
-             or generate-/quickcheck- and one of the three)"
-        );
-        std::process::exit(2);
-    }
+    0
 }

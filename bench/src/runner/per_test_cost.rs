@@ -3,7 +3,8 @@
 //! and the same property, on terms of about 50 nodes, side by side in one run.
 //!
 //! ```text
-//! cargo run --release -p typefuzz-bench --bin dropin -- [TESTS] [ROUNDS]
+//! cargo run --release -p typefuzz-bench -- per-test-cost [TESTS] [ROUNDS] [--sides TEXT]
+//! cargo run --release -p typefuzz-bench -- mutant-size [SEEDS]
 //! ```
 //!
 //! Each round runs every side once, in turn, for `TESTS` passing tests (default 20,000), so a
@@ -21,7 +22,9 @@
 //!   same `prop_recursive` strategy (choice sequences; unions are regenerated), and
 //!   `|(t: Term)|` plain and drop-in (typed mutation through the derive).
 //!
-//! `dropin drift [SEEDS]` measures where mutants' size goes instead (no timing): for each
+//! `--sides TEXT` runs only the sides whose name contains the text (for profiling).
+//!
+//! `mutant-size [SEEDS]` measures where mutants' size goes instead (no timing): for each
 //! workload (this file's terms, the throughput workloads' terms, machines and BST trees, each
 //! from its quickcheck generator), the mean nodes of the seeds and of one mutant per seed, per
 //! operator (the innermost one the mutation recorded), and the mean nodes after a chain of
@@ -36,6 +39,8 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
+
+use super::cli::PerTestCostArgs;
 
 /// An arithmetic term: the recursive input.
 #[derive(Clone, Debug, PartialEq, typefuzz::Mutate)]
@@ -244,7 +249,7 @@ const SIDES: [Side; 7] = [
     },
 ];
 
-/// One workload of the drift table: a name, the quickcheck `Gen` size, the engine's maximum size.
+/// One workload of the mutant-size table: a name, the quickcheck `Gen` size, the engine's maximum size.
 struct Drift<T> {
     name: &'static str,
     gen_size: usize,
@@ -252,7 +257,7 @@ struct Drift<T> {
     nodes: fn(&T) -> usize,
 }
 
-/// Chain lengths the drift table reports.
+/// Chain lengths the mutant-size table reports.
 const CHAIN: [usize; 6] = [1, 2, 4, 8, 16, 32];
 
 impl<T: quickcheck::Arbitrary + typefuzz::Mutate> Drift<T> {
@@ -330,9 +335,9 @@ impl<T: quickcheck::Arbitrary + typefuzz::Mutate> Drift<T> {
     }
 }
 
-/// `dropin drift [SEEDS]`: the size of mutants against their seeds (see the module docs).
-fn drift(seeds: u64) {
-    use typefuzz_bench::{bst::Tree, throughput};
+/// `mutant-size [SEEDS]`: the size of mutants against their seeds (see the module docs).
+pub(crate) fn mutant_size(seeds: u64) -> i32 {
+    use crate::{bst::Tree, throughput};
     let term_nodes = |t: &Term| eval(t, false).1 as usize;
     Drift::<Term> {
         name: "drop-in terms",
@@ -362,27 +367,13 @@ fn drift(seeds: u64) {
         nodes: Tree::size,
     }
     .report(seeds);
+    0
 }
 
-fn main() {
-    if std::env::args().nth(1).as_deref() == Some("drift") {
-        let seeds = std::env::args().nth(2).and_then(|arg| arg.parse().ok());
-        drift(seeds.unwrap_or(20_000));
-        return;
-    }
-    let mut args = std::env::args().skip(1).map(|arg| arg.parse::<u64>());
-    let (tests, rounds) = match (args.next(), args.next()) {
-        (None, None) => (20_000, 3),
-        (Some(Ok(tests)), None) if tests > 0 => (tests, 3),
-        (Some(Ok(tests)), Some(Ok(rounds))) if tests > 0 && rounds > 0 => (tests, rounds),
-        _ => {
-            eprintln!("usage: dropin [TESTS] [ROUNDS]   (positive numbers; default 20000 3)");
-            std::process::exit(2);
-        }
-    };
-    // `DROPIN_ONLY=proptest` runs only the sides whose name contains the text (for profiling).
-    let only = std::env::var("DROPIN_ONLY").unwrap_or_default();
-    let selected = |side: &Side| side.name.contains(only.as_str());
+/// `per-test-cost [TESTS] [ROUNDS] [--sides TEXT]`: prints the table (see the module docs).
+pub(crate) fn run_cli(args: &PerTestCostArgs) -> i32 {
+    let (tests, rounds) = (args.tests, args.rounds);
+    let selected = |side: &Side| side.name.contains(args.sides.as_str());
     // (time, nodes) per side and round.
     let mut measured = vec![Vec::<(Duration, u64)>::new(); SIDES.len()];
     for _ in 0..rounds {
@@ -440,4 +431,5 @@ fn main() {
             nodes / time,
         );
     }
+    0
 }
