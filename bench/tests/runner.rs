@@ -1,11 +1,21 @@
 //! The runner end to end on a tiny budget: it finds easy bugs, never reports one on the
 //! controls, and writes its report files.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 fn run(args: &[&str]) -> i32 {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     typefuzz_bench::runner::run_cli(&args)
+}
+
+/// The rows of a `trials.csv`, each a map from column name to field.
+fn trials(dir: &Path) -> Vec<HashMap<String, String>> {
+    csv::Reader::from_path(dir.join("trials.csv"))
+        .expect("trials.csv")
+        .deserialize()
+        .map(|row| row.expect("a well-formed row"))
+        .collect()
 }
 
 fn out_dir(name: &str) -> PathBuf {
@@ -30,16 +40,17 @@ fn micro_run_writes_every_report_file_and_finds_bad() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0);
-    let csv = std::fs::read_to_string(dir.join("trials.csv")).unwrap();
-    // Header plus 5 targets x 2 strategies.
-    assert_eq!(csv.lines().count(), 11, "{csv}");
-    let bad_typefuzz = csv
-        .lines()
-        .find(|l| l.starts_with("micro,bad!,false,typefuzz,"))
+    let rows = trials(&dir);
+    // 5 targets x 2 strategies.
+    assert_eq!(rows.len(), 10, "{rows:?}");
+    let bad_typefuzz = rows
+        .iter()
+        .find(|r| r["workload"] == "micro" && r["task"] == "bad!" && r["strategy"] == "typefuzz")
         .expect("a typefuzz row for bad!");
-    assert!(
-        bad_typefuzz.contains(",true,"),
-        "labels guide typefuzz to bad!: {bad_typefuzz}"
+    assert_eq!(bad_typefuzz["control"], "false");
+    assert_eq!(
+        bad_typefuzz["found"], "true",
+        "labels guide typefuzz to bad!: {bad_typefuzz:?}"
     );
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("## micro: per task"));
@@ -62,16 +73,25 @@ fn ifc_controls_stay_silent_and_an_easy_mutant_is_found() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "the correct machine must not fail");
-    let csv = std::fs::read_to_string(dir.join("trials.csv")).unwrap();
+    let rows = trials(&dir);
     let row = |task: &str| {
-        csv.lines()
-            .find(|l| l.starts_with(&format!("IFC,{task},")))
+        rows.iter()
+            .find(|r| r["workload"] == "IFC" && r["task"] == task)
             .unwrap_or_else(|| panic!("no row for {task}"))
-            .to_string()
     };
-    assert!(row("correct").contains(",typefuzz,0,") && row("correct").contains(",false,"));
+    let correct = row("correct");
+    assert_eq!(
+        (
+            &*correct["control"],
+            &*correct["strategy"],
+            &*correct["trial"],
+            &*correct["found"]
+        ),
+        ("true", "typefuzz", "0", "false"),
+        "{correct:?}"
+    );
     // Push pc -> ⊥ is found in well under a millisecond by every strategy with feedback.
-    assert!(row("7").contains(",true,"), "{}", row("7"));
+    assert_eq!(row("7")["found"], "true", "{:?}", row("7"));
     assert!(dir.join("ifc_time_to_failure.svg").exists());
 }
 

@@ -41,6 +41,7 @@
 //! tests).
 
 mod cli;
+mod csv_file;
 mod dropin;
 mod fixed_work;
 mod historical_jobs;

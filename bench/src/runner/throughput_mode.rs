@@ -30,6 +30,7 @@ use proptest::strategy::{BoxedStrategy, Strategy as _, ValueTree};
 use typefuzz::mutate::ValueHasher;
 use typefuzz::{Context, Mutate};
 
+use super::csv_file;
 use super::jobs::BST_MAX_SIZE;
 use super::stats::mean;
 use super::strategy::{baseline_loop, proptest_runner, typefuzz_trial, Strategy};
@@ -282,6 +283,22 @@ where
     }
 }
 
+/// One row of `throughput.csv`: one trial of one tool on one workload.
+#[derive(serde::Serialize)]
+struct ThroughputRecord {
+    workload: &'static str,
+    tool: &'static str,
+    trial: usize,
+    tests: u64,
+    nodes: u64,
+    #[serde(serialize_with = "csv_file::fixed::<4, _>")]
+    seconds: f64,
+    #[serde(serialize_with = "csv_file::fixed::<0, _>")]
+    tests_per_s: f64,
+    #[serde(serialize_with = "csv_file::fixed::<0, _>")]
+    nodes_per_s: f64,
+}
+
 /// The mode: every workload, every tool, `--trials` interleaved trials of `--cap` seconds
 /// (default 2 s); writes `report.md` and `throughput.csv` to `--out`.
 pub(crate) fn run(options: &Options) -> i32 {
@@ -313,7 +330,7 @@ pub(crate) fn run(options: &Options) -> i32 {
         cap.as_secs_f64(),
         super::trials_report::machine(),
     );
-    let mut csv = String::from("workload,tool,trial,tests,nodes,seconds,tests_per_s,nodes_per_s\n");
+    let mut csv = Vec::new();
     let mirror = Workload::<Tree> {
         name: "mirror",
         strategy: || bgen::naive_tree_strategy(bgen::NAIVE_DEPTH),
@@ -358,7 +375,7 @@ pub(crate) fn run(options: &Options) -> i32 {
     }
     let write = fs::create_dir_all(&options.out)
         .and_then(|_| fs::write(options.out.join("report.md"), md))
-        .and_then(|_| fs::write(options.out.join("throughput.csv"), csv));
+        .and_then(|_| csv_file::write(&options.out.join("throughput.csv"), csv));
     if let Err(e) = write {
         eprintln!("typefuzz-bench: could not write the report: {e}");
     }
@@ -373,7 +390,7 @@ fn measure<T>(
     options: &Options,
     cap: Duration,
     md: &mut String,
-    csv: &mut String,
+    csv: &mut Vec<ThroughputRecord>,
 ) -> bool
 where
     T: Mutate + std::fmt::Debug + Hash + quickcheck::Arbitrary + Input + Send + 'static,
@@ -397,17 +414,16 @@ where
                 );
                 return true;
             };
-            let _ = writeln!(
-                csv,
-                "{},{},{trial_index},{},{},{:.4},{:.0},{:.0}",
-                workload.name,
-                tool.name(),
-                measured.tests,
-                measured.nodes,
-                measured.seconds,
-                measured.tests_per_second(),
-                measured.nodes_per_second()
-            );
+            csv.push(ThroughputRecord {
+                workload: workload.name,
+                tool: tool.name(),
+                trial: trial_index,
+                tests: measured.tests,
+                nodes: measured.nodes,
+                seconds: measured.seconds,
+                tests_per_s: measured.tests_per_second(),
+                nodes_per_s: measured.nodes_per_second(),
+            });
             eprintln!(
                 "throughput {} {} #{trial_index}: {:.0} tests/s, {:.0} nodes/s (mean {:.2} nodes)",
                 workload.name,

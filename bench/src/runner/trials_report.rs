@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use plotters::prelude::*;
 
+use super::csv_file;
 use super::jobs::Workload;
 use super::stats::{a12, mean, median, Summary, BUCKETS};
 use super::strategy::Strategy;
@@ -85,49 +86,66 @@ fn workloads_in(rows: &[Row]) -> Vec<Workload> {
     v
 }
 
-pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// One row of `trials.csv`: one trial.
+#[derive(serde::Serialize)]
+struct TrialRecord<'a> {
+    workload: &'a str,
+    task: &'a str,
+    control: bool,
+    strategy: &'a str,
+    trial: usize,
+    seed: u64,
+    #[serde(serialize_with = "csv_file::shortest")]
+    cap_s: f64,
+    found: bool,
+    #[serde(serialize_with = "csv_file::fixed::<6, _>")]
+    seconds: f64,
+    passed: u64,
+    discarded: u64,
+    tests: u64,
+    #[serde(serialize_with = "csv_file::fixed::<4, _>")]
+    valid_rate: f64,
+    unique_valid: Option<u64>,
+    #[serde(serialize_with = "csv_file::fixed::<0, _>")]
+    tests_per_s: f64,
+    shrink_steps: u64,
+    coverage_points: u64,
+    coverage_features: u64,
+    seeds_found: u64,
+    restarts: u64,
+    counterexample: &'a str,
 }
 
 fn write_csv(path: &Path, rows: &[Row]) -> io::Result<()> {
-    let mut out = String::from(
-        "workload,task,control,strategy,trial,seed,cap_s,found,seconds,passed,discarded,\
-         tests,valid_rate,unique_valid,tests_per_s,shrink_steps,coverage_points,coverage_features,\
-         seeds_found,restarts,counterexample\n",
-    );
-    for row in rows {
-        let r = &row.result;
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{:.6},{},{},{},{:.4},{},{:.0},{},{},{},{},{},{}",
-            row.job.workload.name(),
-            csv_field(&row.job.task),
-            row.job.control,
-            row.strategy.name(),
-            row.trial,
-            row.seed,
-            row.cap.as_secs_f64(),
-            r.found,
-            r.seconds,
-            r.passed,
-            r.discarded,
-            r.tests(),
-            r.passed as f64 / r.tests().max(1) as f64,
-            r.unique_valid.map_or(String::new(), |u| u.to_string()),
-            r.tests_per_second(),
-            r.shrink_steps,
-            r.coverage_points,
-            r.coverage_features,
-            r.seeds_found,
-            r.restarts,
-            csv_field(&r.counterexample)
-        );
-    }
-    fs::write(path, out)
+    csv_file::write(
+        path,
+        rows.iter().map(|row| {
+            let r = &row.result;
+            TrialRecord {
+                workload: row.job.workload.name(),
+                task: &row.job.task,
+                control: row.job.control,
+                strategy: row.strategy.name(),
+                trial: row.trial,
+                seed: row.seed,
+                cap_s: row.cap.as_secs_f64(),
+                found: r.found,
+                seconds: r.seconds,
+                passed: r.passed,
+                discarded: r.discarded,
+                tests: r.tests(),
+                valid_rate: r.passed as f64 / r.tests().max(1) as f64,
+                unique_valid: r.unique_valid,
+                tests_per_s: r.tests_per_second(),
+                shrink_steps: r.shrink_steps,
+                coverage_points: r.coverage_points,
+                coverage_features: r.coverage_features,
+                seeds_found: r.seeds_found,
+                restarts: r.restarts,
+                counterexample: &r.counterexample,
+            }
+        }),
+    )
 }
 
 pub(crate) fn secs(t: Option<f64>) -> String {

@@ -8,8 +8,9 @@ use std::path::Path;
 
 use super::workloads::Set;
 use super::{Budget, Row, Tool};
+use crate::runner::csv_file;
 use crate::runner::stats::median;
-use crate::runner::trials_report::{csv_field, machine, secs};
+use crate::runner::trials_report::{machine, secs};
 
 /// A drop-in is worse on a task when its median time exceeds the plain framework's by more
 /// than this factor (or when the plain framework solves the task and the drop-in does not).
@@ -18,7 +19,7 @@ pub(crate) const WORSE_FACTOR: f64 = 1.5;
 /// Writes `<stem>.csv` and `<stem>.md` into `dir`, replacing the previous ones.
 pub(crate) fn write(dir: &Path, stem: &str, rows: &[Row], markdown: &str) -> io::Result<()> {
     fs::create_dir_all(dir)?;
-    fs::write(dir.join(format!("{stem}.csv")), csv(rows))?;
+    write_csv(&dir.join(format!("{stem}.csv")), rows)?;
     fs::write(dir.join(format!("{stem}.md")), markdown)?;
     eprintln!(
         "typefuzz-bench dropin: wrote {}/{stem}.csv and {stem}.md",
@@ -27,34 +28,52 @@ pub(crate) fn write(dir: &Path, stem: &str, rows: &[Row], markdown: &str) -> io:
     Ok(())
 }
 
-fn csv(rows: &[Row]) -> String {
-    let mut out = String::from(
-        "set,workload,tool,budget,bug,property,seed,found,crashed,seconds,tests,valid,discards,\
-         mean_nodes,note\n",
-    );
-    for row in rows {
-        let (r, o) = (&row.request, &row.outcome);
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{:.6},{},{},{},{:.1},{}",
-            row.set.name(),
-            row.workload,
-            r.tool.name(),
-            r.budget.arg(),
-            r.bug.as_deref().unwrap_or("none"),
-            r.property,
-            r.seed,
-            o.found,
-            o.crashed,
-            o.seconds,
-            o.tests,
-            o.valid,
-            o.discards,
-            o.mean_nodes(),
-            csv_field(&o.note)
-        );
-    }
-    out
+/// One row of the CSV: one trial.
+#[derive(serde::Serialize)]
+struct TrialRecord<'a> {
+    set: &'static str,
+    workload: &'static str,
+    tool: &'static str,
+    budget: String,
+    bug: &'a str,
+    property: &'a str,
+    seed: u64,
+    found: bool,
+    crashed: bool,
+    #[serde(serialize_with = "csv_file::fixed::<6, _>")]
+    seconds: f64,
+    tests: u64,
+    valid: u64,
+    discards: u64,
+    #[serde(serialize_with = "csv_file::fixed::<1, _>")]
+    mean_nodes: f64,
+    note: &'a str,
+}
+
+fn write_csv(path: &Path, rows: &[Row]) -> io::Result<()> {
+    csv_file::write(
+        path,
+        rows.iter().map(|row| {
+            let (r, o) = (&row.request, &row.outcome);
+            TrialRecord {
+                set: row.set.name(),
+                workload: row.workload,
+                tool: r.tool.name(),
+                budget: r.budget.arg(),
+                bug: r.bug.as_deref().unwrap_or("none"),
+                property: &r.property,
+                seed: r.seed,
+                found: o.found,
+                crashed: o.crashed,
+                seconds: o.seconds,
+                tests: o.tests,
+                valid: o.valid,
+                discards: o.discards,
+                mean_nodes: o.mean_nodes(),
+                note: &o.note,
+            }
+        }),
+    )
 }
 
 /// One (workload, task, tool) over its seeds.
