@@ -72,6 +72,13 @@ pub(crate) enum Command {
     /// The engine loop on a fixed amount of work (deterministic, for counting instructions
     /// under cachegrind or callgrind): one line per workload with what the run did.
     FixedWork(FixedWorkArgs),
+    /// Regenerates README.md's results table from the committed quick report
+    /// (`bench/results/quick/report.md`).
+    ReadmeTable {
+        /// Changes nothing: exits 1 if README.md's table differs from the report.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// The flags of the trial modes (`quick`, `full`, `throughput`, `sancov`, `historical`).

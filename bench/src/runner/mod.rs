@@ -29,6 +29,8 @@
 //!   ([`crate::shrink`]).
 //! - `fixed-work`: the engine loop on a fixed number of tests, for instruction counts (the
 //!   `fixed_work` module).
+//! - `readme-table [--check]`: README.md's results table from the committed quick report (the
+//!   `readme_table` module).
 //!
 //! The trial modes' flags: `--trials N`, `--control-trials N` (at most `--trials`; the no-bug
 //! controls, which always run to their cap), `--cap SECONDS` (every strategy), `--only
@@ -48,6 +50,7 @@ mod historical_jobs;
 mod instrumented;
 mod jobs;
 mod per_test_cost;
+mod readme_table;
 mod stats;
 mod strategy;
 mod throughput_mode;
@@ -214,6 +217,7 @@ pub fn run_cli(args: &[String]) -> i32 {
         Command::MutantSize(flags) => per_test_cost::mutant_size(flags.seeds),
         Command::Shrink(flags) => crate::shrink::print_table(flags.seeds),
         Command::FixedWork(flags) => fixed_work::run_cli(&flags),
+        Command::ReadmeTable { check } => readme_table::run_cli(check),
     }
 }
 
