@@ -106,15 +106,26 @@ fn proptest_side(cases: u32) {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let side = args.next();
-    let cases = args.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
-    match side.as_deref() {
-        Some("typefuzz") => typefuzz_side(),
-        Some("proptest") => proptest_side(cases),
-        _ => {
+    const USAGE: &str = "usage: state_machine [typefuzz | proptest [CASES]]";
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cases = |arg: Option<&String>| match arg.map(|n| n.parse::<u32>()) {
+        None => 100_000,
+        Some(Ok(n)) if n > 0 => n,
+        Some(_) => {
+            eprintln!("{USAGE}  (CASES: a positive number, default 100000)");
+            std::process::exit(2);
+        }
+    };
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [] => {
             typefuzz_side();
-            proptest_side(cases);
+            proptest_side(cases(None));
+        }
+        ["typefuzz"] => typefuzz_side(),
+        ["proptest"] | ["proptest", _] => proptest_side(cases(args.get(1))),
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
         }
     }
 }

@@ -45,11 +45,16 @@ fn engine(time: Duration, schedule: Schedule, feedback: FeedbackSources) -> f64 
 }
 
 fn main() {
-    let seconds: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3.0);
-    let time = Duration::from_secs_f64(seconds);
+    let time = match std::env::args().nth(1) {
+        None => Duration::from_secs(3),
+        Some(arg) => match arg.parse::<f64>().map(Duration::try_from_secs_f64) {
+            Ok(Ok(time)) if !time.is_zero() => time,
+            _ => {
+                eprintln!("usage: throughput [SECONDS]   (`{arg}` is not a positive number)");
+                std::process::exit(2);
+            }
+        },
+    };
     println!(
         "plain generate-and-test loop: {:>12.0} tests/s",
         plain_loop(time)

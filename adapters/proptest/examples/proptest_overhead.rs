@@ -24,10 +24,13 @@ fn strategy() -> impl Strategy<Value = (u32, u32, Vec<u8>)> {
 }
 
 fn main() {
-    let tests: u32 = std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(200_000);
+    let tests: u32 = match std::env::args().nth(1) {
+        None => 200_000,
+        Some(arg) => arg.parse().unwrap_or_else(|error| {
+            eprintln!("usage: proptest_overhead [TESTS]   (`{arg}`: {error})");
+            std::process::exit(2)
+        }),
+    };
     let mut config = ProptestConfig::with_cases(tests);
     config.failure_persistence = None;
 

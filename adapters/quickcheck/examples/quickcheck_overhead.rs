@@ -19,10 +19,13 @@ fn timed<R>(f: impl FnOnce() -> R) -> (R, std::time::Duration) {
 }
 
 fn main() {
-    let tests: u64 = std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(200_000);
+    let tests: u64 = match std::env::args().nth(1) {
+        None => 200_000,
+        Some(arg) => arg.parse().unwrap_or_else(|error| {
+            eprintln!("usage: quickcheck_overhead [TESTS]   (`{arg}`: {error})");
+            std::process::exit(2)
+        }),
+    };
 
     for round in 0..3 {
         let (_, plain) = timed(|| {
