@@ -225,8 +225,11 @@ pub struct Config {
     /// stopped (see [`corpus_path`](Config::corpus_path)). Default `true`;
     /// `TYPEFUZZ_CORPUS=off` turns it off, `TYPEFUZZ_CORPUS=<dir>` puts the corpus elsewhere.
     ///
-    /// It costs no more as runs add up: the file is read once when a run starts and written
-    /// once when it ends; a run replays at most a quarter of its own budget from it (the most
+    /// The seeds kept are those that found something about the property (coverage, a label, a
+    /// target or `assume!` score, a valid input of a new size); a campaign also keeps those
+    /// found for their input structure alone. It costs no more as runs add up: the file is read
+    /// once when a run starts and written once when it ends, if the run changed it;
+    /// a run replays at most a quarter of its own budget from it (the most
     /// recently useful seeds, and a few of the oldest in turn), and removes the seeds it found
     /// redundant, keeping the file to at most four times that (at least 64 seeds, and never
     /// more than 4096 seeds or 4 MiB). A campaign (a [`time`](Config::time) budget, or more

@@ -227,6 +227,64 @@ fn plain_runs_after_a_campaign_keep_the_campaigns_seeds() {
     fs::remove_file(&file).unwrap();
 }
 
+#[test]
+fn a_passing_property_with_nothing_kept_writes_no_file() {
+    // No precondition, label, target or coverage: the seeds this run keeps in memory are kept
+    // for their input structure alone, and serve this run only.
+    let config = kept("nothing_kept", 256);
+    let file = fresh_file::<Input>(&config);
+    let report = check(
+        &config.clone().with_seed(1),
+        |cx| cx.generate(),
+        |_: &Input| true,
+    );
+    assert!(report.passed());
+    assert!(report.stats.seeds_found > 0, "{:?}", report.stats);
+    assert!(!file.exists(), "{} was written", file.display());
+    // A campaign keeps them.
+    let campaign = config.with_seed(2).with_time(Duration::from_millis(200));
+    assert!(check(&campaign, |cx| cx.generate(), |_: &Input| true).passed());
+    assert!(
+        !kept_file::read(&file).is_empty(),
+        "the campaign kept nothing"
+    );
+    fs::remove_file(&file).unwrap();
+}
+
+#[test]
+fn a_run_that_finds_nothing_new_leaves_the_file_as_it_is() {
+    // Odd numbers are discarded; labels mark three ranges of the even ones. Valid sizes and
+    // labels are all found early, so after a few runs every find is in the file.
+    let config = kept("nothing_new", 100);
+    let file = fresh_file::<u8>(&config);
+    let property = |x: &u8| -> bool {
+        if x % 2 == 1 {
+            return Discard::discard();
+        }
+        match x {
+            0..=9 => cover!("low"),
+            10..=99 => cover!("middle"),
+            _ => cover!("high"),
+        }
+        true
+    };
+    let mut unchanged = 0;
+    let mut last = Vec::new();
+    for run in 0..10 {
+        assert!(check(&config.clone().with_seed(run), |cx| cx.generate(), property).passed());
+        let now = fs::read(&file).expect("the labels and the valid size are kept");
+        if now == last {
+            unchanged += 1;
+        }
+        last = now;
+    }
+    assert!(
+        unchanged >= 5,
+        "only {unchanged} of 9 later runs left the file as it was"
+    );
+    fs::remove_file(&file).unwrap();
+}
+
 /// Runs one check on a kept file in a child process (its stderr is the test's to read).
 #[test]
 fn damaged_child() {

@@ -8,6 +8,13 @@
 //! The file grows with every run that finds something. So that repeated `cargo test` runs keep
 //! climbing *at no extra cost per run*, its upkeep follows these rules:
 //!
+//! 0. **What is kept.** A seed that found something about the property — new coverage, a
+//!    label, a higher target or `assume!` score, a valid input of a new size — is kept. One kept
+//!    for its input structure alone (constructor paths, value classes: what keeps the engine
+//!    mutating when the property says nothing) serves the run that found it: the generator
+//!    finds such seeds again within a run's first cases, and keeping them made every run of a
+//!    property without any signal rewrite a file of hundreds of them. Campaigns keep those too.
+//!    A property that never gives a signal therefore has no file, and costs nothing here.
 //! 1. **Replay budget.** A run replays at most a quarter of its own budget: `ceil(cases / 4)`
 //!    inputs (and `ceil(max_tests / 4)` if that is smaller), and it stops replaying once a
 //!    quarter of its `time` has passed. Replayed inputs are tests like any other, so a
@@ -46,6 +53,12 @@
 //!    the run ends, a damaged one is moved aside to `<file>.corrupt` (if that name is free) and a
 //!    new file holds the run's seeds; one from another version, or one that cannot be moved
 //!    aside, is left as it is and the run writes nothing.
+//!
+//! A run writes the file only if it found a seed, if its replay did not reach every entry (the
+//! recency it records then decides what later runs replay, and rules 3 and 5 may remove
+//! entries), or if it is a campaign with entries to mark. A run that replayed the whole file and
+//! found nothing would change only the recency of entries all judged alike: a repeated
+//! `cargo test` that finds nothing new leaves the file as it is.
 //!
 //! Writes happen under the corpus directory's lock and merge: the run reads the file again under
 //! the lock (only its header, if no run wrote it since) and applies what it found and judged to
@@ -252,17 +265,19 @@ impl KeptCorpus {
         }
     }
 
-    /// Keeps `bytes`, an input the run found interesting (written when the run ends).
-    pub(crate) fn save(&mut self, bytes: &[u8]) {
-        self.found.push(bytes.to_vec());
+    /// Keeps `bytes`, an input the run found interesting (written when the run ends), if it
+    /// found something `about_the_property` (rule 0 of the [module docs](self)) or the run is a
+    /// campaign.
+    pub(crate) fn save(&mut self, bytes: &[u8], about_the_property: bool) {
+        if about_the_property || self.budget.campaign {
+            self.found.push(bytes.to_vec());
+        }
     }
 
     /// Writes what the run found and judged into the file, merged with what it holds now (see
     /// the [module docs](self)), if that changes anything.
     fn write_back(&mut self) {
-        let judged = !self.useful.is_empty() || !self.redundant.is_empty();
-        let nothing_new = self.found.is_empty() && !judged && !self.migrated;
-        if !self.writable || (nothing_new && !self.budget.campaign) {
+        if !self.writable || self.changes_nothing() {
             return;
         }
         let _lock = match lock_beside(&self.path) {
@@ -310,6 +325,16 @@ impl KeptCorpus {
             return;
         }
         trim_directory_once(&self.path);
+    }
+
+    /// Whether writing the file would change nothing but the recency of entries this run
+    /// replayed every one of (see the [module docs](self)): no input found, none to remove (a
+    /// file the replay covers holds no more than its budget, so rules 3 and 5 remove nothing),
+    /// no campaign mark to add. The next run that writes judges every entry again.
+    fn changes_nothing(&self) -> bool {
+        let all_replayed = self.replayed == self.loaded.entries.len() as u64;
+        let marked = !self.budget.campaign || self.loaded.entries.iter().all(|e| e.campaign);
+        self.found.is_empty() && !self.migrated && all_replayed && marked
     }
 
     /// Moves a damaged kept file (`why`) aside to `<file>.corrupt`, if that name is free;
@@ -824,7 +849,7 @@ mod tests {
         }
         // The five most recent (all equally recent: the smallest) and the least recent one.
         assert_eq!(judged, [0, 1, 2, 3, 4, 9]);
-        corpus.save(&[42]);
+        corpus.save(&[42], true);
         drop(corpus);
         let expected: HashSet<Vec<u8>> = [0, 2, 4, 5, 6, 7, 8, 42].map(|i| vec![i]).into();
         assert_eq!(held(&path), expected);
@@ -885,9 +910,9 @@ mod tests {
             },
         );
         for i in 0..MAX_ENTRIES as u32 {
-            campaign.save(&i.to_le_bytes());
+            campaign.save(&i.to_le_bytes(), true);
         }
-        campaign.save(&vec![0; MAX_BYTES / 2]);
+        campaign.save(&vec![0; MAX_BYTES / 2], true);
         drop(campaign);
         let seeds = read(&path).unwrap().unwrap();
         let bytes: usize = seeds.entries.iter().map(|e| e.bytes.len()).sum();
@@ -908,7 +933,7 @@ mod tests {
         fs::write(&path, &damaged).unwrap();
         let mut corpus = KeptCorpus::open(&path, budget(4));
         assert_eq!(corpus.next_input(), None, "its seeds are skipped");
-        corpus.save(&[2]);
+        corpus.save(&[2], true);
         drop(corpus);
         assert_eq!(fs::read(dir.join("t.seeds.corrupt")).unwrap(), damaged);
         assert_eq!(held(&path), [vec![2]].into());
@@ -917,7 +942,7 @@ mod tests {
         newer[7] = 9;
         fs::write(&path, &newer).unwrap();
         let mut corpus = KeptCorpus::open(&path, budget(4));
-        corpus.save(&[3]);
+        corpus.save(&[3], true);
         drop(corpus);
         assert_eq!(fs::read(&path).unwrap(), newer);
         fs::remove_dir_all(&dir).unwrap();
@@ -965,7 +990,7 @@ mod tests {
         let mut corpus = KeptCorpus::open(&path, budget(4));
         assert_eq!(corpus.next_input(), Some(vec![1]));
         corpus.judge(true);
-        corpus.save(&[2]);
+        corpus.save(&[2], true);
         drop(corpus);
         assert_eq!(held(&path), [vec![1], vec![2]].into());
         assert!(!beside(&path, OLD).exists());

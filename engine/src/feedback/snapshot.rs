@@ -93,7 +93,7 @@ mod tests {
         begin_run();
         body();
         end_run();
-        feedback.observe(None);
+        feedback.observe(None, false);
     }
 
     #[test]

@@ -115,6 +115,13 @@ impl Novelty {
         self.total() > 0
     }
 
+    /// Whether the run found something about the property itself: new coverage, a label, a
+    /// higher target or `assume!` score, a valid input of a new size. Input structure and paths
+    /// alone say something about the input only.
+    pub(crate) fn about_the_property(&self) -> bool {
+        self.coverage + self.labels + self.targets + self.assumes + self.valid_sizes > 0
+    }
+
     pub(crate) fn total(&self) -> u32 {
         self.coverage
             + self.path
@@ -160,6 +167,8 @@ pub(crate) struct Feedback {
     last_counters_hit: u32,
     /// The paths seen in this search.
     paths: PathSet,
+    /// Set while the run replays saved and kept inputs (see [`replaying`](Self::replaying)).
+    replaying: bool,
 }
 
 impl Feedback {
@@ -188,6 +197,7 @@ impl Feedback {
             label_hits: Vec::new(),
             discovered: Vec::new(),
             valid_sizes_seen: [0; 4],
+            replaying: false,
             structure: sources.structure.then(|| {
                 let mut map = StructureMap::new();
                 map.sampling = sources.structure_sampling;
@@ -250,11 +260,29 @@ impl Feedback {
         }
     }
 
+    /// Marks the start (`true`) and the end of the replay of saved and kept inputs that opens a
+    /// run. While it lasts, a valid input claims its size class even before any input was
+    /// discarded ([`wants_valid_len`](Self::wants_valid_len)), so that a fresh input of a size
+    /// the replayed seeds had is not new after the first discard: a kept seed is not found
+    /// again, and a repeated run that finds nothing new has nothing to save.
+    pub(crate) fn replaying(&mut self, replaying: bool) {
+        self.replaying = replaying;
+    }
+
+    /// Whether [`observe`](Self::observe) wants the encoded length of a valid input, after
+    /// `discards` discarded tests: when the property has shown a precondition (a discard), or
+    /// while the run replays its seeds. Without a precondition every input is valid and size
+    /// classes would only dilute the seeds the other sources found.
+    pub(crate) fn wants_valid_len(&self, discards: u64) -> bool {
+        self.sources.valid_sizes && (discards > 0 || self.replaying)
+    }
+
     /// The update f: folds the last run's observation into the state and says what was new
     /// (and counts the run's `assume!` sites for the statistics).
-    /// `valid_len` is the encoded length of the input when the run was valid and the property
-    /// has a precondition (see [`FeedbackSources::valid_sizes`]).
-    pub(crate) fn observe(&mut self, valid_len: Option<usize>) -> Novelty {
+    /// `valid_len` is the encoded length of the input when the run was valid and
+    /// [`wants_valid_len`](Self::wants_valid_len) said so; a new size class is new only once an
+    /// input was discarded (`discarded_any`), and only claimed before.
+    pub(crate) fn observe(&mut self, valid_len: Option<usize>, discarded_any: bool) -> Novelty {
         let mut novelty = Novelty::default();
         self.discovered.clear();
         if self.sources.coverage {
@@ -269,7 +297,7 @@ impl Feedback {
             let (word, bit) = (&mut self.valid_sizes_seen[class / 64], 1u64 << (class % 64));
             if *word & bit == 0 {
                 *word |= bit;
-                novelty.valid_sizes = 1;
+                novelty.valid_sizes = u32::from(discarded_any);
             }
         }
         if !self.guided && novelty.is_interesting() {

@@ -314,10 +314,13 @@ impl RunArtifacts {
             .unwrap_or_default()
     }
 
-    /// Adds an interesting input to the kept corpus and the corpus directory.
-    pub(crate) fn keep(&mut self, bytes: &[u8]) {
-        if let Some(kept) = &mut self.kept {
-            kept.save(bytes);
+    /// Adds an interesting input to the kept corpus and the corpus directory; `about_the_property`
+    /// says whether it found something about the property or only a new input structure (see
+    /// [`KeptCorpus::save`]). A kept input being replayed is already in the kept corpus: its
+    /// judgement ([`judge_corpus_input`](Self::judge_corpus_input)) says it was useful.
+    pub(crate) fn keep(&mut self, bytes: &[u8], about_the_property: bool) {
+        if let Some(kept) = self.kept.as_mut().filter(|_| !self.replaying_kept) {
+            kept.save(bytes, about_the_property);
         }
         if let Some(corpus) = &mut self.corpus {
             corpus.save(bytes);
@@ -480,8 +483,8 @@ mod tests {
         assert_eq!(unshrunk.as_deref(), Some(&[3u8][..]));
         let minimal = artifacts.save_failure(&1u8, "minimal", unshrunk.as_deref());
         assert_eq!(minimal, Ok(Some(vec![1])));
-        artifacts.keep(&[7]);
-        artifacts.keep(&[8, 9]);
+        artifacts.keep(&[7], true);
+        artifacts.keep(&[8, 9], true);
         assert_eq!(
             artifacts.regression_path(),
             Some(dir.join("regressions.txt"))
@@ -501,7 +504,7 @@ mod tests {
     #[test]
     fn nothing_is_kept_without_paths() {
         let mut artifacts = RunArtifacts::open::<u8>(&Config::default(), 1);
-        artifacts.keep(&[1]);
+        artifacts.keep(&[1], true);
         assert_eq!(artifacts.save_failure(&1u8, "lost", None), Ok(None));
         assert!(artifacts.regression_inputs::<u8>().is_empty());
         assert!(artifacts.next_corpus_input().is_none());

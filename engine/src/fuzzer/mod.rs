@@ -326,6 +326,14 @@ where
     /// `corpus::kept`); inputs are run like any test, so interesting ones become seeds, and a
     /// failing one ends the run at once.
     fn load_seeds(&mut self) -> Option<Failed<T>> {
+        self.feedback.replaying(true);
+        let failed = self.replay_seeds();
+        self.feedback.replaying(false);
+        failed
+    }
+
+    /// [`load_seeds`](Self::load_seeds)' replay.
+    fn replay_seeds(&mut self) -> Option<Failed<T>> {
         for bytes in self.artifacts.regression_inputs::<T>() {
             self.tally.stats.regressions_replayed += 1;
             if let Some(failed) = self.run_one(codec::from_bytes(&bytes), None, None, None) {
@@ -496,12 +504,10 @@ where
                 false
             }
         };
-        // Size classes of valid inputs only matter for properties with a precondition (some
-        // input was discarded); without one, every input is valid and they would only dilute
-        // the seeds the other sources found.
-        let valid_len =
-            (valid && tally.stats.discards > 0).then(|| artifacts.last_input(input).len());
-        let mut novelty = feedback.observe(valid_len);
+        let discards = tally.stats.discards;
+        let valid_len = (valid && feedback.wants_valid_len(discards))
+            .then(|| artifacts.last_input(input).len());
+        let mut novelty = feedback.observe(valid_len, discards > 0);
         novelty.structure = feedback.observe_structure(input, focus);
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
@@ -575,9 +581,10 @@ where
         let exact = !encoder.is_truncated();
         let bytes = encoder.into_bytes();
         // A seed kept for its path alone serves this search: the corpus directory, which
-        // later runs and other workers replay, gets the seeds that found something new.
+        // later runs and other workers replay, gets the seeds that found something new; the
+        // kept corpus, those that found something about the property (see `corpus::kept`).
         if novelty.total() > novelty.path {
-            self.artifacts.keep(&bytes);
+            self.artifacts.keep(&bytes, novelty.about_the_property());
         }
         let ran = Ran {
             kept: true,

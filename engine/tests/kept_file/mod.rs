@@ -83,3 +83,16 @@ pub fn read(path: &Path) -> Vec<Entry> {
     assert!(rest.is_empty(), "{}: trailing bytes", path.display());
     entries
 }
+
+/// The run count of the kept file at `path` (how many runs wrote it); 0 if there is none.
+pub fn runs(path: &Path) -> u64 {
+    let Ok(bytes) = std::fs::read(path) else {
+        return 0;
+    };
+    assert!(
+        bytes.starts_with(MAGIC),
+        "{}: not a kept file",
+        path.display()
+    );
+    u64::from_le_bytes(bytes[MAGIC.len()..MAGIC.len() + 8].try_into().unwrap())
+}
