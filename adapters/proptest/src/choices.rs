@@ -52,7 +52,7 @@
 //! }
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -175,10 +175,9 @@ const NOOP_CHECKED: usize = 64;
 const SHRINK_PER_KIND: usize = 16;
 
 thread_local! {
-    /// [`FILLER`] words, as many as the longest replay needed so far.
-    static FILLER_PATTERN: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The buffer a replay's stream is assembled in (proptest copies it).
-    static FILLED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The buffer a replay's stream is assembled in (proptest copies it): [`FILLER`] words, as
+    /// many as the longest replay needed so far, between replays (see [`with_stream`]).
+    static STREAM: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Sequences offered for splicing (a ring buffer; see [`Choices::offer`]).
     static DONOR_POOL: RefCell<Donors> =
         const { RefCell::new(Donors { ring: Vec::new(), next: 0, longest: 0, longest_drawn: 0 }) };
@@ -208,6 +207,45 @@ fn growth_limit() -> usize {
     DONOR_POOL.with(|pool| {
         let longest = pool.borrow().longest;
         longest + longest / 2 + WORD
+    })
+}
+
+/// Calls `use_stream` with a replay's stream: `bytes`, then whole [`FILLER`] words up to at least
+/// `len` bytes in all.
+///
+/// This runs on every replay, and the stream is tens of KiB for a sequence of tens of bytes
+/// (see [`padded_len`]), which proptest copies once more: the thread's buffer holds filler
+/// between replays, so that only the bytes are written into it and put back afterwards.
+fn with_stream<R>(bytes: &[u8], len: usize, use_stream: impl FnOnce(&[u8]) -> R) -> R {
+    const FILLER_WORD: [u8; WORD] = FILLER.to_le_bytes();
+    let total = bytes.len() + len.saturating_sub(bytes.len()).div_ceil(WORD) * WORD;
+    if bytes.len() % WORD != 0 {
+        // The filler words start mid-word of the buffer's pattern: assembled apart (rare: draws
+        // and word operators keep sequences whole words).
+        let mut data = bytes.to_vec();
+        data.resize(total, 0);
+        for word in data[bytes.len()..].chunks_exact_mut(WORD) {
+            word.copy_from_slice(&FILLER_WORD);
+        }
+        return use_stream(&data);
+    }
+    STREAM.with(|stream| {
+        let mut stream = stream.borrow_mut();
+        while stream.len() < total {
+            stream.extend_from_slice(&FILLER_WORD);
+        }
+        stream[..bytes.len()].copy_from_slice(bytes);
+        // Filler over the bytes again once `use_stream` returns or unwinds.
+        struct Refill<'a>(RefMut<'a, Vec<u8>>, usize);
+        impl Drop for Refill<'_> {
+            fn drop(&mut self) {
+                for word in self.0[..self.1].chunks_exact_mut(WORD) {
+                    word.copy_from_slice(&FILLER_WORD);
+                }
+            }
+        }
+        let refill = Refill(stream, bytes.len());
+        use_stream(&refill.0[..total])
     })
 }
 
@@ -340,22 +378,8 @@ impl Choices {
         len: usize,
         allowed: u32,
     ) -> Option<Result<S::Tree, Reason>> {
-        let rng = FILLED.with(|filled| {
-            let mut data = filled.borrow_mut();
-            data.clear();
-            data.extend_from_slice(&self.bytes);
-            // Whole filler words after the bytes, copied from a pattern kept per thread (this
-            // runs on every mutant).
-            let filler = len.saturating_sub(self.bytes.len());
-            FILLER_PATTERN.with(|pattern| {
-                let mut pattern = pattern.borrow_mut();
-                let words = filler.div_ceil(WORD);
-                while pattern.len() < words * WORD {
-                    pattern.extend_from_slice(&FILLER.to_le_bytes());
-                }
-                data.extend_from_slice(&pattern[..words * WORD]);
-            });
-            TestRng::from_seed(RngAlgorithm::PassThrough, &data)
+        let rng = with_stream(&self.bytes, len, |data| {
+            TestRng::from_seed(RngAlgorithm::PassThrough, data)
         });
         // Built before the count starts: building the runner moves the config, but a clone of
         // it would count.
@@ -560,8 +584,10 @@ impl Choices {
 /// rand's range samplers then redraw zeros forever). A recording detects derived streams: the
 /// recorder does not record the 32 bytes each one takes from the ChaCha stream, so the word the
 /// stream produces next is found further on in a reference stream of the same seed. A value
-/// that derived at most 4 streams and never read them (a union's unpicked arms) is kept as its
-/// bytes, replayed with padding sized to its derives; any other value that derived a stream is
+/// that derived at most 4 streams and never read them (a union's unpicked arms, a
+/// `prop_flat_map` value's runner: the runner's config is cloned for each, and counted) is kept
+/// as its bytes, replayed with padding sized to its derives; any other value that derived a
+/// stream is
 /// kept as its seed and position instead: replayed exactly from ChaCha, mutated by
 /// regeneration only, shrunk by proptest's value tree.
 ///
@@ -584,6 +610,9 @@ pub struct Recording {
     reference: Reference,
     /// Derived streams so far (32 bytes of ChaCha each); `None` once they could not be counted.
     derived: Option<usize>,
+    /// Clones of the runner's config so far: the streams derived through
+    /// `TestRunner::partial_clone`, which a value never reads while it is built.
+    clones: forks::CloneCount,
     /// Bytes recorded up to the last [`settle`](Recording::settle).
     recorded: usize,
     /// Whether `settle` reads the stream's next word from the stream itself (a continuing
@@ -600,12 +629,17 @@ const MAX_DERIVED: usize = 256;
 impl Recording {
     /// A recording of the ChaCha stream seeded with `seed` (proptest's `cc` seeds).
     pub fn new(config: &ProptestConfig, seed: [u8; 32]) -> Self {
+        let clones = forks::CloneCount::default();
         Recording {
-            runner: Choices::runner(config, TestRng::from_seed(RngAlgorithm::Recorder, &seed)),
+            runner: TestRunner::new_with_rng(
+                clones.config(config),
+                TestRng::from_seed(RngAlgorithm::Recorder, &seed),
+            ),
             seed,
             config: config.clone(),
             reference: Reference::new(seed),
             derived: Some(0),
+            clones,
             recorded: 0,
             probe_in_place: false,
         }
@@ -644,7 +678,9 @@ impl Recording {
     pub fn draw<S: Strategy>(&mut self, strategy: &S) -> Result<(S::Tree, Choices), Reason> {
         let start = self.recorded;
         let before = self.derived;
+        let clones_before = self.clones.get();
         let tree = strategy.new_tree(&mut self.runner)?;
+        let clones = self.clones.get() - clones_before;
         let mut bytes = self.settle_at();
         if let (Some(a), Some(b)) = (before, self.derived) {
             // `derived` counts 32-byte steps of the ChaCha stream; a derived stream takes
@@ -657,11 +693,18 @@ impl Recording {
                     derived: derived as u8,
                     seeded: None,
                 };
-                // Streams a union derives for the arms it did not pick are never read while
-                // the value is built, so its bytes replay it; a stream the value did read
-                // (`prop_perturb`, `prop_flat_map`, shuffles) is not in the bytes, and the
-                // replay differs: checked once, here.
-                if derived == 0 || choices.replays_to(strategy, &tree, &self.config) {
+                // Streams a union derives for the arms it did not pick, and the runner a
+                // `prop_flat_map` value keeps, are never read while the value is built, so its
+                // bytes replay it: every derived stream was one of those when as many were
+                // derived as the runner's config was cloned (`partial_clone`). A stream the
+                // value did read (`prop_perturb`, shuffles, a strategy's own `new_rng`) is not
+                // in the bytes, and the replay may differ: checked once, here. (A strategy that
+                // both clones the config by hand and reads a stream of its own escapes the
+                // count, not the check's purpose: its replay is still a value of the strategy.)
+                if derived == 0
+                    || derived == clones
+                    || choices.replays_to(strategy, &tree, &self.config)
+                {
                     return Ok((tree, choices));
                 }
             }
@@ -1343,6 +1386,70 @@ mod tests {
                 assert!(large.len() < 30 && large.iter().all(|&x| x % 4 != 0 && x < 15));
             }
         }
+    }
+
+    #[test]
+    fn a_replays_stream_is_the_bytes_then_filler_and_the_buffer_is_put_back() {
+        let filler = |words: usize| FILLER.to_le_bytes().repeat(words);
+        let stream = with_stream(&[9; 8], 20, <[u8]>::to_vec);
+        assert_eq!(stream, [vec![9; 8], filler(3)].concat());
+        // The next replay sees none of the previous one's bytes.
+        assert_eq!(with_stream(&[], 30, <[u8]>::to_vec), filler(8));
+        // Bytes that end mid-word: the filler words start right after them.
+        let stream = with_stream(&[7; 3], 8, <[u8]>::to_vec);
+        assert_eq!(stream, [vec![7; 3], filler(2)].concat());
+        // A replay that unwinds leaves filler behind too.
+        let unwound = std::panic::catch_unwind(|| {
+            with_stream(&[5; 12], 16, |_| std::panic::resume_unwind(Box::new(())))
+        });
+        assert!(unwound.is_err());
+        assert_eq!(with_stream(&[], 16, <[u8]>::to_vec), filler(4));
+    }
+
+    #[test]
+    fn streams_derived_for_union_arms_and_flat_maps_are_counted_by_config_clones() {
+        use proptest::prelude::*;
+        let config = ProptestConfig::default();
+        let tree = Just(0u32).prop_recursive(4, 16, 2, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|x| x + 1),
+                (inner.clone(), inner).prop_map(|(a, b)| a * 3 + b),
+            ]
+        });
+        let flat = (0..4usize).prop_flat_map(|n| proptest::collection::vec(0..9u8, n));
+        /// Draws a value; one kept as bytes had its derives counted as clones and replays from
+        /// its bytes. Its derives, if kept as bytes.
+        fn counted<S: Strategy>(recording: &mut Recording, strategy: &S) -> Option<u8>
+        where
+            S::Value: PartialEq + fmt::Debug,
+        {
+            let before = recording.clones.get();
+            let (drawn, choices) = recording.draw(strategy).unwrap();
+            if choices.is_seeded() {
+                return None;
+            }
+            let clones = recording.clones.get() - before;
+            assert_eq!(usize::from(choices.derived), clones);
+            let replayed = choices.replay(strategy, &recording.config).unwrap();
+            assert_eq!(replayed.current(), drawn.current());
+            Some(choices.derived)
+        }
+        let mut kept = 0;
+        for seed in 0..60u8 {
+            let mut recording = Recording::continuing(&config, [seed; 32]);
+            kept += usize::from(counted(&mut recording, &tree).is_some_and(|d| d > 0));
+            assert!(counted(&mut recording, &flat).is_some());
+        }
+        assert!(
+            kept > 10,
+            "{kept} recursive values kept as bytes with derives"
+        );
+        // A stream the value reads is derived without a clone.
+        let perturbed = Just(()).prop_perturb(|(), mut rng| rng.next_u32());
+        let mut recording = Recording::new(&config, [5; 32]);
+        let (_, choices) = recording.draw(&perturbed).unwrap();
+        assert_eq!(recording.clones.get(), 0);
+        assert!(choices.is_seeded());
     }
 
     #[test]

@@ -42,7 +42,9 @@
 //!   picks (never read while the value is built), and a stream that runs dry reads zeros, which
 //!   rand's range samplers redraw forever. A value that derived at most 4 streams is kept as its
 //!   bytes, replayed with room for its derives and two more (checked once against the recorded
-//!   value), and mutated like any other; a value built through more unions, or one that reads a
+//!   value when a derive was not a union arm's or a `prop_flat_map`'s, whose streams are never
+//!   read while the value is built), and mutated like any other; a value built through more
+//!   unions, or one that reads a
 //!   derived stream (`prop_perturb`, shuffles), is kept as the seed and position of its stream
 //!   instead ([`choices::Recording`]): replayed exactly, mutated by drawing a fresh value,
 //!   shrunk by proptest's value tree. A mutant may pick later arms than its seed did: the

@@ -171,7 +171,8 @@ pub(crate) struct DropinArgs {
     /// Where the reports go (default: `bench/results/dropin`).
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
-    /// Tests and nodes per second instead of the tasks: every tool for SECONDS per workload.
+    /// Tests and nodes per second instead of the tasks, per wall-clock and per CPU second:
+    /// every tool for SECONDS per workload.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, conflicts_with = "ci")]
     pub(crate) throughput: Option<Duration>,
     /// The bounded regression line over the evaluation set: exits 1 if on any workload a

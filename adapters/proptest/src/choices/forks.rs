@@ -22,6 +22,8 @@ use std::any::Any;
 use std::cell::Cell;
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use proptest::test_runner::{Config as ProptestConfig, FailurePersistence, PersistedSeed};
 
@@ -100,6 +102,28 @@ fn count_fork() {
     }
 }
 
+/// The parts of a [`FailurePersistence`] that persists nothing (a runner's config that only
+/// counts its clones).
+macro_rules! persists_nothing {
+    () => {
+        fn load_persisted_failures2(&self, _: Option<&'static str>) -> Vec<PersistedSeed> {
+            Vec::new()
+        }
+
+        fn save_persisted_failure2(
+            &mut self,
+            _: Option<&'static str>,
+            _: PersistedSeed,
+            _: &dyn fmt::Debug,
+        ) {
+        }
+
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    };
+}
+
 /// The failure persistence of a replay runner's config: persists nothing (a replay runner never
 /// runs a test) and counts every clone, which is how proptest derives a stream (see the
 /// [module docs](self)).
@@ -107,17 +131,7 @@ fn count_fork() {
 pub(super) struct ForkCounter;
 
 impl FailurePersistence for ForkCounter {
-    fn load_persisted_failures2(&self, _: Option<&'static str>) -> Vec<PersistedSeed> {
-        Vec::new()
-    }
-
-    fn save_persisted_failure2(
-        &mut self,
-        _: Option<&'static str>,
-        _: PersistedSeed,
-        _: &dyn fmt::Debug,
-    ) {
-    }
+    persists_nothing!();
 
     fn box_clone(&self) -> Box<dyn FailurePersistence> {
         count_fork();
@@ -126,10 +140,6 @@ impl FailurePersistence for ForkCounter {
 
     fn eq(&self, other: &dyn FailurePersistence) -> bool {
         other.as_any().is::<ForkCounter>()
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -140,6 +150,42 @@ pub(super) fn replay_config(config: &ProptestConfig) -> ProptestConfig {
     let mut config = config.clone();
     config.failure_persistence = Some(Box::new(ForkCounter));
     config
+}
+
+/// The failure persistence of a recording runner's config: persists nothing and counts every
+/// clone of itself, in a count its clones share. A recording counts with it the streams derived
+/// through `TestRunner::partial_clone` (a union's arms before the picked one, a `prop_flat_map`
+/// value's runner), which proptest never reads while it builds a value; a stream derived
+/// through `TestRunner::new_rng` (`prop_perturb`, shuffles, samples), which a value reads, is
+/// not counted (see [`Recording::draw`](super::Recording::draw)).
+#[derive(Debug, Clone, Default)]
+pub(super) struct CloneCount(Arc<AtomicUsize>);
+
+impl CloneCount {
+    /// Clones so far.
+    pub(super) fn get(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// `config` with this count as its persistence: the config of a recording runner.
+    pub(super) fn config(&self, config: &ProptestConfig) -> ProptestConfig {
+        let mut config = config.clone();
+        config.failure_persistence = Some(Box::new(self.clone()));
+        config
+    }
+}
+
+impl FailurePersistence for CloneCount {
+    persists_nothing!();
+
+    fn box_clone(&self) -> Box<dyn FailurePersistence> {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Box::new(self.clone())
+    }
+
+    fn eq(&self, other: &dyn FailurePersistence) -> bool {
+        other.as_any().is::<CloneCount>()
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! cargo run --release -p typefuzz-bench -- dropin [--set evaluation|development|all]
 //!     [--workloads a,b] [--tools a,b] [--seeds N] [--seed N] [--cap SECONDS | --cases framework]
 //!     [--jobs N] [--out DIR]
-//! cargo run --release -p typefuzz-bench -- dropin --throughput SECONDS [--jobs N] [--out DIR]
+//! cargo run --release -p typefuzz-bench -- dropin --throughput SECONDS [--set S] [--workloads a,b]
+//!     [--tools a,b] [--jobs N] [--out DIR]
 //! cargo run --release -p typefuzz-bench -- dropin --ci [--weaken-dropins] [--jobs N]
 //! ```
 //!
@@ -643,6 +644,7 @@ mod tests {
             valid: 4,
             discards: 6,
             nodes: 77,
+            cpu_seconds: 0.125,
             note: "a note with spaces".into(),
         };
         assert_eq!(Outcome::parse(&outcome.line()), Some(outcome));

@@ -47,6 +47,8 @@ struct TrialRecord<'a> {
     discards: u64,
     #[serde(serialize_with = "csv_file::fixed::<1, _>")]
     mean_nodes: f64,
+    #[serde(serialize_with = "csv_file::fixed::<6, _>")]
+    cpu_seconds: f64,
     note: &'a str,
 }
 
@@ -70,6 +72,7 @@ fn write_csv(path: &Path, rows: &[Row]) -> io::Result<()> {
                 valid: o.valid,
                 discards: o.discards,
                 mean_nodes: o.mean_nodes(),
+                cpu_seconds: o.cpu_seconds,
                 note: &o.note,
             }
         }),
@@ -332,8 +335,9 @@ pub(crate) fn tasks_markdown(rows: &[Row], budget: Budget, command: &str) -> Str
     md
 }
 
-/// The markdown of a throughput run: per workload and tool, inputs/s, valid share, mean
-/// nodes, nodes/s, and each drop-in's ratios to its plain framework.
+/// The markdown of a throughput run: per workload and tool, inputs, valid inputs and nodes per
+/// second (wall clock) and per CPU second, the valid share and mean nodes, and each drop-in's
+/// ratios to its plain framework.
 pub(crate) fn throughput_markdown(
     rows: &[Row],
     seconds: std::time::Duration,
@@ -343,41 +347,111 @@ pub(crate) fn throughput_markdown(
     let _ = writeln!(
         md,
         "# Throughput of the drop-ins and their plain frameworks\n\n`{command}`\n\n{}; each tool \
-         runs a no-bug property for {} s in its own child process.\n\n| workload | property | \
-         tool | inputs/s | valid % | mean nodes | nodes/s | inputs/s vs plain | nodes/s vs plain \
-         |\n|---|---|---|---|---|---|---|---|---|",
+         runs a no-bug property for {} s in its own child process. Rates per CPU second divide by \
+         the CPU time of the trial's process: on a shared machine a trial also waits for a core, \
+         which moves the wall-clock rates with the load.\n\n| workload | property | tool | \
+         inputs/s | valid/s | valid % | mean nodes | nodes/s | inputs/CPU s | nodes/CPU s | vs \
+         plain: inputs/s | nodes/s | inputs/CPU s | nodes/CPU s |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         machine(),
         seconds.as_secs_f64()
     );
-    let rate = |r: &Row| {
-        let s = r.outcome.seconds.max(1e-9);
-        (r.outcome.tests as f64 / s, r.outcome.nodes as f64 / s)
+    let rates = |r: &Row| {
+        let o = &r.outcome;
+        let (wall, cpu) = (o.seconds.max(1e-9), o.cpu_seconds.max(1e-9));
+        let (tests, nodes) = (o.tests as f64, o.nodes as f64);
+        [tests / wall, nodes / wall, tests / cpu, nodes / cpu]
     };
     for row in rows {
         let o = &row.outcome;
-        let (inputs, nodes) = rate(row);
+        let rate = rates(row);
         let plain = rows
             .iter()
             .find(|p| p.workload == row.workload && p.request.tool == row.request.tool.plain());
         let ratios = match plain {
             Some(p) if row.request.tool.is_dropin() => {
-                let (pi, pn) = rate(p);
-                format!("{:.2} | {:.2}", inputs / pi.max(1e-9), nodes / pn.max(1e-9))
+                let base = rates(p);
+                let ratio: Vec<String> = (0..4)
+                    .map(|i| format!("{:.2}", rate[i] / base[i].max(1e-9)))
+                    .collect();
+                ratio.join(" | ")
             }
-            _ => "– | –".into(),
+            _ => "– | – | – | –".into(),
         };
         let crashed = if o.crashed { " (crashed)" } else { "" };
         let _ = writeln!(
             md,
-            "| {} | {} | {}{crashed} | {:.0} | {:.1} | {:.1} | {:.0} | {ratios} |",
+            "| {} | {} | {}{crashed} | {:.0} | {:.0} | {:.1} | {:.1} | {:.0} | {:.0} | {:.0} | \
+             {ratios} |",
             row.workload,
             row.request.property,
             row.request.tool.name(),
-            inputs,
+            rate[0],
+            o.valid as f64 / o.seconds.max(1e-9),
             100.0 * o.valid as f64 / o.tests.max(1) as f64,
             o.mean_nodes(),
-            nodes
+            rate[1],
+            rate[2],
+            rate[3],
         );
     }
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::dropin::trial::{Outcome, Request};
+
+    fn row(tool: Tool, tests: u64, nodes: u64, cpu_seconds: f64) -> Row {
+        Row {
+            set: Set::Development,
+            workload: "bst",
+            request: Request {
+                workload: "bst".into(),
+                tool,
+                bug: None,
+                property: "InsertValid".into(),
+                seed: 1,
+                budget: Budget::Cap(std::time::Duration::from_secs(2)),
+                dropin_max_tests: None,
+            },
+            control: true,
+            outcome: Outcome {
+                seconds: 2.0,
+                tests,
+                valid: tests / 2,
+                discards: tests / 2,
+                nodes,
+                cpu_seconds,
+                ..Outcome::default()
+            },
+        }
+    }
+
+    #[test]
+    fn throughput_rows_carry_wall_and_cpu_rates_and_the_drop_ins_ratios() {
+        let rows = [
+            row(Tool::Proptest, 1000, 10_000, 1.0),
+            // Fewer inputs per wall-clock second, but its process waited more for a core.
+            row(Tool::ProptestDropIn, 900, 4_500, 0.6),
+        ];
+        let md = throughput_markdown(&rows, std::time::Duration::from_secs(2), "cmd");
+        let line = |tool: &str| {
+            md.lines()
+                .find(|l| l.contains(&format!("| {tool} |")))
+                .unwrap()
+                .to_string()
+        };
+        // inputs/s, valid/s, valid %, mean nodes, nodes/s, inputs/CPU s, nodes/CPU s.
+        assert!(
+            line("proptest").contains("| 500 | 250 | 50.0 | 10.0 | 5000 | 1000 | 10000 | – |"),
+            "{md}"
+        );
+        // Ratios to plain proptest: 450/500, 2250/5000, 1500/1000, 7500/10000.
+        assert!(
+            line("proptest-dropin").ends_with("| 0.90 | 0.45 | 1.50 | 0.75 |"),
+            "{md}"
+        );
+    }
 }

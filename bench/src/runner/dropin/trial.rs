@@ -88,22 +88,28 @@ pub(crate) struct Outcome {
     pub(crate) discards: u64,
     /// Nodes of all tested inputs together.
     pub(crate) nodes: u64,
+    /// CPU seconds (user and system) the trial's process had used when it ended. On a shared
+    /// machine a trial waits for a core, and rates per wall-clock second move with the load;
+    /// rates per CPU second move much less.
+    pub(crate) cpu_seconds: f64,
     /// Why a run ended without a failure, when it was not its budget (a tool's own panic, a
     /// crash, the driver's kill).
     pub(crate) note: String,
 }
 
 impl Outcome {
-    /// The result line: `trial found=1 seconds=0.25 tests=.. valid=.. discards=.. nodes=.. note=..`.
+    /// The result line: `trial found=1 seconds=0.25 tests=.. valid=.. discards=.. nodes=.. cpu=..
+    /// note=..`.
     pub(crate) fn line(&self) -> String {
         format!(
-            "trial found={} seconds={:.6} tests={} valid={} discards={} nodes={} note={}",
+            "trial found={} seconds={:.6} tests={} valid={} discards={} nodes={} cpu={:.6} note={}",
             u8::from(self.found),
             self.seconds,
             self.tests,
             self.valid,
             self.discards,
             self.nodes,
+            self.cpu_seconds,
             self.note.replace('\n', " ")
         )
     }
@@ -125,6 +131,7 @@ impl Outcome {
                 "valid" => outcome.valid = value.parse().ok()?,
                 "discards" => outcome.discards = value.parse().ok()?,
                 "nodes" => outcome.nodes = value.parse().ok()?,
+                "cpu" => outcome.cpu_seconds = value.parse().ok()?,
                 _ => return None,
             }
         }
@@ -135,6 +142,21 @@ impl Outcome {
     pub(crate) fn mean_nodes(&self) -> f64 {
         self.nodes as f64 / self.tests.max(1) as f64
     }
+}
+
+/// CPU seconds (user and system) this process has used so far.
+fn process_cpu_seconds() -> f64 {
+    // SAFETY: `getrusage` writes the struct it is given and nothing else; a zeroed `rusage` is
+    // a valid value of that plain C struct.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return 0.0;
+        }
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// A function of the trial's input, whatever the workload's input type.
@@ -165,6 +187,7 @@ impl Observer {
             valid: self.valid.load(Ordering::Relaxed),
             discards: self.discards.load(Ordering::Relaxed),
             nodes: self.total_nodes.load(Ordering::Relaxed),
+            cpu_seconds: process_cpu_seconds(),
             note: note.to_string(),
         }
     }
