@@ -211,6 +211,23 @@ pub struct Config {
     pub feedback: FeedbackSources,
     /// In-memory bound on each seed queue (valid, discarded). Default 4096.
     pub max_queue: usize,
+    /// Fresh tests first: the schedule generates (never mutates) until this many fresh inputs
+    /// passed the precondition, so a drop-in's run starts exactly as the plain framework's
+    /// does, and under a plain `cargo test` it tests at least the fresh values the framework
+    /// would (plus the seeds it replays). Mutation and the work shares
+    /// ([`Schedule::Default`]) start after. Default 0 for a direct [`check`](crate::check);
+    /// the drop-ins set their framework's default case count (proptest's 256, quickcheck's
+    /// 100, or `PROPTEST_CASES` / `QUICKCHECK_TESTS`), at most their configured count: a test
+    /// that asks for more cases than the default gets the default fresh, then the shares.
+    /// No variable.
+    ///
+    /// ```
+    /// use typefuzz::{check, Config};
+    /// let config = Config::default().with_seed(1).with_cases(500).with_fresh_first(300);
+    /// let report = check(&config, |cx| cx.generate::<u8>(), |_| ());
+    /// assert!(report.stats.generated >= 300);
+    /// ```
+    pub fresh_first: u64,
     /// Discards are bounded by time instead of by count: once the run has lasted this long and
     /// at least as many tests were discarded as passed, it stops ([`StopReason::Discards`]).
     /// A property that rarely discards runs its full case count however slow it is; one that
@@ -304,6 +321,7 @@ impl Default for Config {
             shrink_steps: 100_000,
             feedback: FeedbackSources::default(),
             max_queue: 4096,
+            fresh_first: 0,
             discard_time: None,
             keep_seeds: true,
             jobs: 1,
@@ -343,6 +361,8 @@ builder! {
     with_max_size(max_size: usize) => max_size;
     /// Sets the [`schedule`](Config::schedule).
     with_schedule(schedule: Schedule) => schedule;
+    /// Sets [`fresh_first`](Config::fresh_first).
+    with_fresh_first(fresh_first: u64) => fresh_first;
     /// Sets the mutation [`operators`](Config::operators).
     with_operators(operators: Operators) => operators;
     /// Sets the [`corpus`](Config::corpus) directory.

@@ -181,15 +181,18 @@ fn finds_relational(seed: u64, tests: u64) -> Option<u64> {
     })
 }
 
+/// Within a million tests the climb succeeds in about one seed in four (9 of seeds 1-40), so
+/// the test asks for it in 5 of 30 seeds: ten seeds are too few to tell one in four from one in
+/// ten (1 of 10 and 3 of 10 both come up).
 #[test]
 fn paired_mutation_climbs_a_relational_precondition() {
-    let results: Vec<Option<u64>> = (1..=10)
+    let results: Vec<Option<u64>> = (1..=30)
         .map(|seed| finds_relational(seed, 1_000_000))
         .collect();
     let found = results.iter().filter(|r| r.is_some()).count();
-    // Without paired mutation: 0 of 10 (every equal pair is a fresh copy, and a copy starting
-    // with `bad!` is one in 2^32). With one mutation in 8 paired: 4 of 10.
-    assert!(found >= 3, "found in {found}/10 seeds: {results:?}");
+    // Without paired mutation: 0 of 10 seeds (every equal pair is a fresh copy, and a copy starting
+    // with `bad!` is one in 2^32).
+    assert!(found >= 5, "found in {found}/30 seeds: {results:?}");
 }
 
 /// The user's generator keeps half the default schedule's work, however many seeds mutation

@@ -12,6 +12,9 @@ use typefuzz_engine::{
 use crate::bridge::{Property, Version, FAILED};
 use crate::genotype::{with_run_size, Args, Generated, Genotype, DEFAULT_SIZE};
 
+/// quickcheck's default number of non-discarded tests (`QUICKCHECK_TESTS` overrides it).
+const DEFAULT_TESTS: u64 = 100;
+
 /// quickcheck's builder on typefuzz; `typefuzz::quickcheck::QuickCheck` is this builder for
 /// quickcheck 1.x, `typefuzz::quickcheck::v0_9::QuickCheck` for 0.9. Defaults come from the
 /// `QUICKCHECK_*` variables as in quickcheck (tests 100, max tests 10,000, generator size 100,
@@ -106,7 +109,7 @@ impl<V: Version> Builder<V> {
     /// let qc = typefuzz_quickcheck::QuickCheck::new();
     /// ```
     pub fn new() -> Self {
-        let tests = env_number("QUICKCHECK_TESTS", 100);
+        let tests = env_number("QUICKCHECK_TESTS", DEFAULT_TESTS);
         Builder {
             tests,
             max_tests: env_number("QUICKCHECK_MAX_TESTS", 10_000).max(tests),
@@ -234,6 +237,10 @@ impl<V: Version> Builder<V> {
             // mutants of `Arbitrary`'s values stay as big as they are (`TYPEFUZZ_MAX_SIZE` wins).
             let max_size = config.max_size.max(self.size);
             config = config.with_max_size(max_size);
+            // What a plain `cargo test` of quickcheck runs fresh comes first (see
+            // `Config::fresh_first`).
+            let default_tests = env_number("QUICKCHECK_TESTS", DEFAULT_TESTS);
+            config = config.with_fresh_first(default_tests.min(self.tests));
             if let Some(seed) = self.seed {
                 config = config.with_seed(seed);
             }

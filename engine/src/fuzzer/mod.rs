@@ -271,7 +271,7 @@ where
             cx,
             artifacts: RunArtifacts::open::<T>(config, seed),
             budget: Budget::start(config),
-            scheduler: Scheduler::new(config.schedule, config.max_queue),
+            scheduler: Scheduler::new(config.schedule, config.max_queue, config.fresh_first),
             feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),
@@ -550,6 +550,7 @@ where
             self.report_new_coverage(input, pick, novelty, valid, fresh_size);
         } else {
             let ran = Ran {
+                valid,
                 fresh_size,
                 ..Ran::default()
             };
@@ -588,6 +589,7 @@ where
         }
         let ran = Ran {
             kept: true,
+            valid,
             fresh_size,
         };
         self.scheduler.after_run(pick, ran);

@@ -9,7 +9,8 @@
 //! find); what differs between schedules is a [`Policy`], one per [`Schedule`]:
 //!
 //! - [`Schedule::FuzzChick`] ([`fuzzchick`]): Algorithm 3 of the FuzzChick paper, faithfully.
-//! - [`Schedule::Default`] ([`default`]): fresh generation keeps half the work ([`arms`]);
+//! - [`Schedule::Default`] ([`default`]): fresh generation keeps half the work ([`arms`]),
+//!   after a prefix of fresh tests ([`Config::fresh_first`](crate::Config::fresh_first));
 //!   mutation gets LIFO fresh finds, a revisited pool, rarity tournaments, stacked mutations,
 //!   restarts after long stagnation (and, with coverage or input-to-state feedback, after each
 //!   fixed-length epoch, keeping the widest seed).
@@ -45,6 +46,8 @@ pub(crate) enum Pick {
 pub(crate) struct Ran {
     /// Whether the input was kept as a new seed.
     pub(crate) kept: bool,
+    /// Whether the input passed the precondition (was not discarded).
+    pub(crate) valid: bool,
     /// The codec size of a fresh input, when it was measured.
     pub(crate) fresh_size: Option<u64>,
 }
@@ -55,6 +58,7 @@ impl Ran {
     pub(crate) fn kept(kept: bool) -> Ran {
         Ran {
             kept,
+            valid: true,
             fresh_size: None,
         }
     }
@@ -160,11 +164,21 @@ pub(crate) struct Scheduler<T> {
     /// How the work is shared between fresh generation and mutation, for policies that share
     /// it ([`Policy::shares_work`]); the others decide generation themselves.
     arms: Option<Arms>,
+    /// Fresh tests that must pass the precondition before anything else is picked
+    /// ([`Config::fresh_first`](crate::Config::fresh_first)), and those that have.
+    fresh_first: u64,
+    fresh_valid: u64,
+    /// Whether the test picked last counts towards its arm's work: not a fresh test of the
+    /// [`fresh_first`](Self::fresh_first) prefix, nor one made while there was nothing to
+    /// mutate (neither is a choice between the arms, so charging it would owe mutation a
+    /// catch-up burst of back-to-back mutants once seeds arrive).
+    charge: bool,
 }
 
 impl<T> Scheduler<T> {
-    /// A scheduler for `schedule` with queues of at most `capacity` seeds each.
-    pub(crate) fn new(schedule: Schedule, capacity: usize) -> Self {
+    /// A scheduler for `schedule` with queues of at most `capacity` seeds each, which generates
+    /// until `fresh_first` fresh tests passed the precondition.
+    pub(crate) fn new(schedule: Schedule, capacity: usize, fresh_first: u64) -> Self {
         let policy = policy::for_schedule(schedule);
         let arms = policy.shares_work().then(Arms::new);
         Scheduler {
@@ -174,6 +188,9 @@ impl<T> Scheduler<T> {
             novelty_total: 0,
             seeds_admitted: 0,
             arms,
+            fresh_first,
+            fresh_valid: 0,
+            charge: false,
         }
     }
 
@@ -197,12 +214,21 @@ impl<T> Scheduler<T> {
     /// Chooses the next test.
     /// `rarity` tells how often the rarest feature a seed discovered has been hit since: the
     /// lower, the more the default schedule favours the seed.
-    /// Under a policy that shares the work, fresh generation comes first whenever its share of
-    /// the work says so (see [`arms`]); the policy picks the seed to mutate otherwise.
+    /// Fresh generation comes first until the fresh prefix is done; then, under a policy that
+    /// shares the work, whenever its share of the work says so (see [`arms`]); the policy picks
+    /// the seed to mutate otherwise.
     pub(crate) fn pick(&mut self, cx: &mut Context, rarity: &dyn Fn(&Seed<T>) -> u64) -> Pick {
         self.stagnation.picked();
+        self.charge = false;
+        if self.fresh_valid < self.fresh_first {
+            return Pick::Generate;
+        }
         if let Some(arms) = &self.arms {
-            if self.queues.is_empty() || arms.next() == Arm::Generate {
+            if self.queues.is_empty() {
+                return Pick::Generate;
+            }
+            self.charge = true;
+            if arms.next() == Arm::Generate {
                 return Pick::Generate;
             }
         }
@@ -218,7 +244,11 @@ impl<T> Scheduler<T> {
         if productive {
             self.stagnation.found();
         }
-        if let (Some(arms), Some(pick)) = (&mut self.arms, pick) {
+        if pick == Some(Pick::Generate) && ran.valid {
+            self.fresh_valid += 1;
+        }
+        let charged = pick.filter(|_| std::mem::take(&mut self.charge));
+        if let (Some(arms), Some(pick)) = (&mut self.arms, charged) {
             match pick {
                 Pick::Generate => arms.record(Arm::Generate, ran.fresh_size),
                 Pick::Mutate { seed, .. } => {
@@ -342,7 +372,7 @@ mod tests {
 
     #[test]
     fn one_stagnation_counter_says_stuck_then_restarts_with_growing_epochs() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
         let mut cx = Context::new(1);
         let mut restarts_at = Vec::new();
         for test in 1..=200_000u64 {
@@ -368,7 +398,7 @@ mod tests {
     #[test]
     fn with_coverage_or_comparisons_the_search_restarts_each_epoch_even_while_finding() {
         let run = |comparisons: bool, cmplog: bool, counters_hit: u32| {
-            let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+            let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
             let operators = crate::Operators {
                 cmplog,
                 ..crate::Operators::default()
@@ -405,7 +435,7 @@ mod tests {
     #[test]
     fn only_the_default_schedule_restarts() {
         for schedule in [Schedule::FuzzChick, Schedule::Generate] {
-            let mut scheduler = Scheduler::<u8>::new(schedule, 16);
+            let mut scheduler = Scheduler::<u8>::new(schedule, 16, 0);
             let mut cx = Context::new(1);
             for _ in 0..=STUCK_AFTER + 1 {
                 let pick = scheduler.pick(&mut cx, &never_rare);
@@ -416,9 +446,53 @@ mod tests {
         }
     }
 
+    /// Runs `tests` tests of `scheduler` (every one valid, none kept), returning how many were
+    /// fresh.
+    fn fresh_of(scheduler: &mut Scheduler<u8>, cx: &mut Context, tests: u64) -> u64 {
+        let mut fresh = 0;
+        for _ in 0..tests {
+            let pick = scheduler.pick(cx, &never_rare);
+            fresh += u64::from(pick == Pick::Generate);
+            scheduler.after_run(Some(pick), Ran::kept(false));
+        }
+        fresh
+    }
+
+    #[test]
+    fn the_fresh_prefix_generates_until_enough_fresh_tests_were_valid() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 100);
+        let mut cx = Context::new(1);
+        scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
+        // A discarded fresh test does not count towards the prefix.
+        let pick = scheduler.pick(&mut cx, &never_rare);
+        assert_eq!(pick, Pick::Generate);
+        let discarded = Ran {
+            valid: false,
+            ..Ran::default()
+        };
+        scheduler.after_run(Some(pick), discarded);
+        assert_eq!(fresh_of(&mut scheduler, &mut cx, 100), 100, "a seed waits");
+        // Then the work is shared from an even start: no catch-up burst of mutants.
+        assert_eq!(fresh_of(&mut scheduler, &mut cx, 2), 1);
+        let fuzzchick = &mut Scheduler::<u8>::new(Schedule::FuzzChick, 16, 10);
+        fuzzchick.admit(QueueKind::Valid, seed(1, 0), &mut cx);
+        assert_eq!(fresh_of(fuzzchick, &mut cx, 10), 10, "every schedule");
+    }
+
+    #[test]
+    fn generation_while_nothing_can_be_mutated_is_not_charged() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
+        let mut cx = Context::new(1);
+        assert_eq!(fresh_of(&mut scheduler, &mut cx, 1_000), 1_000);
+        scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
+        // Charged, those 1,000 fresh tests would owe mutation the next ~1,000 tests.
+        let fresh = fresh_of(&mut scheduler, &mut cx, 100);
+        assert!((45..=55).contains(&fresh), "{fresh} of 100 fresh");
+    }
+
     #[test]
     fn restart_empties_the_queues() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
         let mut cx = Context::new(1);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         scheduler.stagnation.tests_without_find = STUCK_AFTER + 1;
@@ -429,7 +503,7 @@ mod tests {
 
     #[test]
     fn energy_scales_with_novelty_depth_and_queue() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
         // The first seed is its own average: base energy.
         assert_eq!(scheduler.energy(5, 0, QueueKind::Valid), 64);
         assert_eq!(scheduler.energy(5, 0, QueueKind::Discarded), 32);
@@ -439,7 +513,7 @@ mod tests {
         assert_eq!(scheduler.energy(2, 5, QueueKind::Valid), 64 * 2);
         assert_eq!(scheduler.energy(0, 0, QueueKind::Valid), 16);
         assert_eq!(scheduler.energy(u32::MAX, 99, QueueKind::Valid), 64 * 3 * 5);
-        let fuzzchick = Scheduler::<u8>::new(Schedule::FuzzChick, 16);
+        let fuzzchick = Scheduler::<u8>::new(Schedule::FuzzChick, 16, 0);
         assert_eq!(fuzzchick.energy(1, 0, QueueKind::Discarded), 33);
     }
 
@@ -455,7 +529,7 @@ mod tests {
 
     #[test]
     fn admitted_seeds_are_fresh_and_picked_by_id() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::FuzzChick, 16);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::FuzzChick, 16, 0);
         let mut cx = Context::new(1);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         let Pick::Mutate { queue, seed, .. } = scheduler.pick(&mut cx, &never_rare) else {
