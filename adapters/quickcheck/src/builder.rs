@@ -292,14 +292,15 @@ impl<V: Version> Builder<V> {
     /// ```
     /// # #[cfg(feature = "quickcheck1")] {
     /// use quickcheck::TestResult;
-    /// // quickcheck draws `Vec`s of at most `size` elements; typed mutation grows them.
+    /// // quickcheck draws `Vec`s of at most `size` elements; typed mutation grows them once
+    /// // the first 100 tests (quickcheck's default count, all fresh) have run.
     /// fn short(v: Vec<u8>) -> TestResult {
     ///     if v.is_empty() {
     ///         return TestResult::discard();
     ///     }
     ///     TestResult::from_bool(v.len() <= 12)
     /// }
-    /// let report = typefuzz_quickcheck::QuickCheck::new().seed(1).size(10)
+    /// let report = typefuzz_quickcheck::QuickCheck::new().seed(1).size(10).tests(1000)
     ///     .quicktest_typed(short as fn(Vec<u8>) -> TestResult);
     /// assert_eq!(report.failure.unwrap().minimal.0 .0.len(), 13);
     /// # }

@@ -62,8 +62,10 @@
 //! - **Feedback**: coverage under `cargo typefuzz test`; `typefuzz::cover!`, `target!`, `assume!`
 //!   in the body; and the engine's feedback without instrumentation.
 //! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, as in
-//!   quickcheck, so a plain `cargo test` costs what quickcheck's would; discards do not end the
-//!   run but are bounded by time
+//!   quickcheck, so a plain `cargo test` costs what quickcheck's would, and that many (at most
+//!   a builder's `tests`) are fresh `Arbitrary` values, as quickcheck's are, before any
+//!   mutation ([`Config::fresh_first`](typefuzz_engine::Config::fresh_first)); discards do not
+//!   end the run but are bounded by time
 //!   ([`Config::for_framework`](typefuzz_engine::Config::for_framework));
 //!   `QUICKCHECK_MIN_TESTS_PASSED` is checked; then the `TYPEFUZZ_*` variables apply
 //!   (`TYPEFUZZ_CASES=100000` or `TYPEFUZZ_TIME=5m` makes a campaign). Every run keeps the seeds
