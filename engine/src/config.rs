@@ -212,22 +212,28 @@ pub struct Config {
     /// In-memory bound on each seed queue (valid, discarded). Default 4096.
     pub max_queue: usize,
     /// Fresh tests first: the schedule generates (never mutates) until this many fresh inputs
-    /// passed the precondition, so a drop-in's run starts exactly as the plain framework's
-    /// does, and under a plain `cargo test` it tests at least the fresh values the framework
-    /// would (plus the seeds it replays). Mutation and the work shares
-    /// ([`Schedule::Default`]) start after. Default 0 for a direct [`check`](crate::check);
-    /// the drop-ins set their framework's default case count (proptest's 256, quickcheck's
-    /// 100, or `PROPTEST_CASES` / `QUICKCHECK_TESTS`), at most their configured count: a test
-    /// that asks for more cases than the default gets the default fresh, then the shares.
-    /// No variable.
+    /// passed the precondition, or [`fresh_first_discards`](Config::fresh_first_discards) were
+    /// discarded, whichever comes first: so a drop-in's run starts exactly as the plain
+    /// framework's does, up to where the framework would stop (its case count, or its give-up
+    /// point), and under a plain `cargo test` it tests at least the fresh values the framework
+    /// would (plus the seeds it replays). Mutation and the work shares ([`Schedule::Default`])
+    /// start after. Default 0 for a direct [`check`](crate::check); the drop-ins set their
+    /// framework's default case count (proptest's 256, quickcheck's 100, or `PROPTEST_CASES` /
+    /// `QUICKCHECK_TESTS`), at most their configured count: a test that asks for more cases
+    /// than the default gets the default fresh, then the shares. No variable.
     ///
     /// ```
     /// use typefuzz::{check, Config};
-    /// let config = Config::default().with_seed(1).with_cases(500).with_fresh_first(300);
+    /// let config = Config::default().with_seed(1).with_cases(500).with_fresh_first(300, 1_000);
     /// let report = check(&config, |cx| cx.generate::<u8>(), |_| ());
     /// assert!(report.stats.generated >= 300);
     /// ```
     pub fresh_first: u64,
+    /// Fresh discards that end the [`fresh_first`](Config::fresh_first) prefix: the drop-ins
+    /// set their framework's give-up point (proptest's `max_global_rejects`, quickcheck's
+    /// `max_tests`), past which the framework would have stopped and the engine climbs out of
+    /// the discards by mutation instead. Default `u64::MAX`. No variable.
+    pub fresh_first_discards: u64,
     /// Discards are bounded by time instead of by count: once the run has lasted this long and
     /// at least as many tests were discarded as passed, it stops ([`StopReason::Discards`]).
     /// A property that rarely discards runs its full case count however slow it is; one that
@@ -322,6 +328,7 @@ impl Default for Config {
             feedback: FeedbackSources::default(),
             max_queue: 4096,
             fresh_first: 0,
+            fresh_first_discards: u64::MAX,
             discard_time: None,
             keep_seeds: true,
             jobs: 1,
@@ -361,8 +368,6 @@ builder! {
     with_max_size(max_size: usize) => max_size;
     /// Sets the [`schedule`](Config::schedule).
     with_schedule(schedule: Schedule) => schedule;
-    /// Sets [`fresh_first`](Config::fresh_first).
-    with_fresh_first(fresh_first: u64) => fresh_first;
     /// Sets the mutation [`operators`](Config::operators).
     with_operators(operators: Operators) => operators;
     /// Sets the [`corpus`](Config::corpus) directory.
@@ -393,6 +398,17 @@ builder! {
     with_read_env(read_env: bool) => read_env;
     /// Sets [`replay_first`](Config::replay_first).
     with_replay_first(replay_first: Vec<Vec<u8>>) => replay_first;
+}
+
+impl Config {
+    /// Sets [`fresh_first`](Config::fresh_first) and
+    /// [`fresh_first_discards`](Config::fresh_first_discards).
+    /// `assert_eq!(typefuzz::Config::default().with_fresh_first(9, 40).fresh_first_discards, 40);`
+    pub fn with_fresh_first(mut self, valid: u64, discards: u64) -> Self {
+        self.fresh_first = valid;
+        self.fresh_first_discards = discards;
+        self
+    }
 }
 
 impl Config {

@@ -200,9 +200,11 @@ pub fn typefuzz_config(proptest: &ProptestConfig) -> Config {
         max_rejects: u64::from(proptest.max_global_rejects),
     };
     Config::for_framework(framework, |mut config| {
-        // What a plain `cargo test` of proptest runs fresh comes first (see `fresh_first`).
+        // What a plain `cargo test` of proptest runs fresh comes first, up to where proptest
+        // would give up (see `Config::fresh_first`).
         let default_cases = u64::from(ProptestConfig::default().cases);
-        config = config.with_fresh_first(default_cases.min(u64::from(proptest.cases)));
+        let rejects = u64::from(proptest.max_global_rejects);
+        config = config.with_fresh_first(default_cases.min(u64::from(proptest.cases)), rejects);
         if let (Some(name), true) = (proptest.test_name, proptest.failure_persistence.is_some()) {
             config = config.with_name(name);
             let test = name.rsplit("::").next().unwrap_or(name);

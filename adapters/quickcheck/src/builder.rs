@@ -237,10 +237,10 @@ impl<V: Version> Builder<V> {
             // mutants of `Arbitrary`'s values stay as big as they are (`TYPEFUZZ_MAX_SIZE` wins).
             let max_size = config.max_size.max(self.size);
             config = config.with_max_size(max_size);
-            // What a plain `cargo test` of quickcheck runs fresh comes first (see
-            // `Config::fresh_first`).
+            // What a plain `cargo test` of quickcheck runs fresh comes first, up to where
+            // quickcheck would give up (see `Config::fresh_first`).
             let default_tests = env_number("QUICKCHECK_TESTS", DEFAULT_TESTS);
-            config = config.with_fresh_first(default_tests.min(self.tests));
+            config = config.with_fresh_first(default_tests.min(self.tests), self.max_tests);
             if let Some(seed) = self.seed {
                 config = config.with_seed(seed);
             }

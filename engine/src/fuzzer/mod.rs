@@ -59,7 +59,7 @@ use crate::codec;
 use crate::corpus::{QueueKind, Seed, SeedId, MAX_LINEAGE};
 use crate::executor::Verdict;
 use crate::feedback::{Feedback, Novelty};
-use crate::schedule::{Pick, Ran, Scheduler};
+use crate::schedule::{FreshFirst, Pick, Ran, Scheduler};
 use crate::shrink;
 use crate::stats::Tally;
 use crate::workers::{self, Role, Worker};
@@ -271,7 +271,14 @@ where
             cx,
             artifacts: RunArtifacts::open::<T>(config, seed),
             budget: Budget::start(config),
-            scheduler: Scheduler::new(config.schedule, config.max_queue, config.fresh_first),
+            scheduler: Scheduler::new(
+                config.schedule,
+                config.max_queue,
+                FreshFirst {
+                    valid: config.fresh_first,
+                    discards: config.fresh_first_discards,
+                },
+            ),
             feedback: Feedback::new(config.effective_feedback()),
             tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),

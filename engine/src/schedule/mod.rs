@@ -64,6 +64,23 @@ impl Ran {
     }
 }
 
+/// The fresh tests a run starts with ([`Config::fresh_first`](crate::Config::fresh_first)):
+/// generation until `valid` fresh tests passed the precondition or `discards` were discarded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FreshFirst {
+    pub(crate) valid: u64,
+    pub(crate) discards: u64,
+}
+
+#[cfg(test)]
+impl FreshFirst {
+    /// No prefix.
+    pub(crate) const NONE: FreshFirst = FreshFirst {
+        valid: 0,
+        discards: u64::MAX,
+    };
+}
+
 /// Largest energy a seed can accumulate.
 pub(crate) const MAX_ENERGY: u32 = 1 << 16;
 
@@ -164,10 +181,11 @@ pub(crate) struct Scheduler<T> {
     /// How the work is shared between fresh generation and mutation, for policies that share
     /// it ([`Policy::shares_work`]); the others decide generation themselves.
     arms: Option<Arms>,
-    /// Fresh tests that must pass the precondition before anything else is picked
-    /// ([`Config::fresh_first`](crate::Config::fresh_first)), and those that have.
-    fresh_first: u64,
+    /// Fresh tests that must pass the precondition, or be discarded, before anything else is
+    /// picked ([`Config::fresh_first`](crate::Config::fresh_first)), and those that have.
+    fresh_first: FreshFirst,
     fresh_valid: u64,
+    fresh_discarded: u64,
     /// Whether the test picked last counts towards its arm's work: not a fresh test of the
     /// [`fresh_first`](Self::fresh_first) prefix, nor one made while there was nothing to
     /// mutate (neither is a choice between the arms, so charging it would owe mutation a
@@ -177,8 +195,8 @@ pub(crate) struct Scheduler<T> {
 
 impl<T> Scheduler<T> {
     /// A scheduler for `schedule` with queues of at most `capacity` seeds each, which generates
-    /// until `fresh_first` fresh tests passed the precondition.
-    pub(crate) fn new(schedule: Schedule, capacity: usize, fresh_first: u64) -> Self {
+    /// until the `fresh_first` prefix is done.
+    pub(crate) fn new(schedule: Schedule, capacity: usize, fresh_first: FreshFirst) -> Self {
         let policy = policy::for_schedule(schedule);
         let arms = policy.shares_work().then(Arms::new);
         Scheduler {
@@ -190,6 +208,7 @@ impl<T> Scheduler<T> {
             arms,
             fresh_first,
             fresh_valid: 0,
+            fresh_discarded: 0,
             charge: false,
         }
     }
@@ -220,7 +239,7 @@ impl<T> Scheduler<T> {
     pub(crate) fn pick(&mut self, cx: &mut Context, rarity: &dyn Fn(&Seed<T>) -> u64) -> Pick {
         self.stagnation.picked();
         self.charge = false;
-        if self.fresh_valid < self.fresh_first {
+        if self.in_fresh_prefix() {
             return Pick::Generate;
         }
         if let Some(arms) = &self.arms {
@@ -236,6 +255,12 @@ impl<T> Scheduler<T> {
             .pick(&mut self.queues, cx, &self.stagnation, rarity)
     }
 
+    /// Whether the run is still in its fresh prefix.
+    fn in_fresh_prefix(&self) -> bool {
+        self.fresh_valid < self.fresh_first.valid
+            && self.fresh_discarded < self.fresh_first.discards
+    }
+
     /// Bookkeeping after a test ran: `pick` is what the schedule chose (`None` for replayed and
     /// loaded inputs), `ran` how it went. Charges the test's arm, spends energy, rewards a
     /// productive seed; the seed may move or go, so read it before.
@@ -244,8 +269,11 @@ impl<T> Scheduler<T> {
         if productive {
             self.stagnation.found();
         }
-        if pick == Some(Pick::Generate) && ran.valid {
-            self.fresh_valid += 1;
+        if pick == Some(Pick::Generate) {
+            match ran.valid {
+                true => self.fresh_valid += 1,
+                false => self.fresh_discarded += 1,
+            }
         }
         let charged = pick.filter(|_| std::mem::take(&mut self.charge));
         if let (Some(arms), Some(pick)) = (&mut self.arms, charged) {
@@ -372,7 +400,7 @@ mod tests {
 
     #[test]
     fn one_stagnation_counter_says_stuck_then_restarts_with_growing_epochs() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, FreshFirst::NONE);
         let mut cx = Context::new(1);
         let mut restarts_at = Vec::new();
         for test in 1..=200_000u64 {
@@ -398,7 +426,7 @@ mod tests {
     #[test]
     fn with_coverage_or_comparisons_the_search_restarts_each_epoch_even_while_finding() {
         let run = |comparisons: bool, cmplog: bool, counters_hit: u32| {
-            let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
+            let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, FreshFirst::NONE);
             let operators = crate::Operators {
                 cmplog,
                 ..crate::Operators::default()
@@ -435,7 +463,7 @@ mod tests {
     #[test]
     fn only_the_default_schedule_restarts() {
         for schedule in [Schedule::FuzzChick, Schedule::Generate] {
-            let mut scheduler = Scheduler::<u8>::new(schedule, 16, 0);
+            let mut scheduler = Scheduler::<u8>::new(schedule, 16, FreshFirst::NONE);
             let mut cx = Context::new(1);
             for _ in 0..=STUCK_AFTER + 1 {
                 let pick = scheduler.pick(&mut cx, &never_rare);
@@ -460,7 +488,7 @@ mod tests {
 
     #[test]
     fn the_fresh_prefix_generates_until_enough_fresh_tests_were_valid() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 100);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, prefix(100, 1_000));
         let mut cx = Context::new(1);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         // A discarded fresh test does not count towards the prefix.
@@ -474,14 +502,36 @@ mod tests {
         assert_eq!(fresh_of(&mut scheduler, &mut cx, 100), 100, "a seed waits");
         // Then the work is shared from an even start: no catch-up burst of mutants.
         assert_eq!(fresh_of(&mut scheduler, &mut cx, 2), 1);
-        let fuzzchick = &mut Scheduler::<u8>::new(Schedule::FuzzChick, 16, 10);
+        let fuzzchick = &mut Scheduler::<u8>::new(Schedule::FuzzChick, 16, prefix(10, 1_000));
         fuzzchick.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         assert_eq!(fresh_of(fuzzchick, &mut cx, 10), 10, "every schedule");
     }
 
+    fn prefix(valid: u64, discards: u64) -> FreshFirst {
+        FreshFirst { valid, discards }
+    }
+
+    #[test]
+    fn the_fresh_prefix_ends_at_its_discard_limit_too() {
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, prefix(100, 3));
+        let mut cx = Context::new(1);
+        scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
+        let discarded = Ran {
+            valid: false,
+            ..Ran::default()
+        };
+        for _ in 0..3 {
+            let pick = scheduler.pick(&mut cx, &never_rare);
+            assert_eq!(pick, Pick::Generate);
+            scheduler.after_run(Some(pick), discarded);
+        }
+        // Where the framework would have given up, mutation may start climbing.
+        assert_eq!(fresh_of(&mut scheduler, &mut cx, 2), 1);
+    }
+
     #[test]
     fn generation_while_nothing_can_be_mutated_is_not_charged() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, FreshFirst::NONE);
         let mut cx = Context::new(1);
         assert_eq!(fresh_of(&mut scheduler, &mut cx, 1_000), 1_000);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
@@ -492,7 +542,7 @@ mod tests {
 
     #[test]
     fn restart_empties_the_queues() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, FreshFirst::NONE);
         let mut cx = Context::new(1);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         scheduler.stagnation.tests_without_find = STUCK_AFTER + 1;
@@ -503,7 +553,7 @@ mod tests {
 
     #[test]
     fn energy_scales_with_novelty_depth_and_queue() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, 0);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::Default, 16, FreshFirst::NONE);
         // The first seed is its own average: base energy.
         assert_eq!(scheduler.energy(5, 0, QueueKind::Valid), 64);
         assert_eq!(scheduler.energy(5, 0, QueueKind::Discarded), 32);
@@ -513,7 +563,7 @@ mod tests {
         assert_eq!(scheduler.energy(2, 5, QueueKind::Valid), 64 * 2);
         assert_eq!(scheduler.energy(0, 0, QueueKind::Valid), 16);
         assert_eq!(scheduler.energy(u32::MAX, 99, QueueKind::Valid), 64 * 3 * 5);
-        let fuzzchick = Scheduler::<u8>::new(Schedule::FuzzChick, 16, 0);
+        let fuzzchick = Scheduler::<u8>::new(Schedule::FuzzChick, 16, FreshFirst::NONE);
         assert_eq!(fuzzchick.energy(1, 0, QueueKind::Discarded), 33);
     }
 
@@ -529,7 +579,7 @@ mod tests {
 
     #[test]
     fn admitted_seeds_are_fresh_and_picked_by_id() {
-        let mut scheduler = Scheduler::<u8>::new(Schedule::FuzzChick, 16, 0);
+        let mut scheduler = Scheduler::<u8>::new(Schedule::FuzzChick, 16, FreshFirst::NONE);
         let mut cx = Context::new(1);
         scheduler.admit(QueueKind::Valid, seed(1, 0), &mut cx);
         let Pick::Mutate { queue, seed, .. } = scheduler.pick(&mut cx, &never_rare) else {
