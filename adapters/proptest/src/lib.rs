@@ -85,9 +85,11 @@
 //! - **`ProptestConfig`.** `cases` counts non-discarded tests, as in proptest, so a plain
 //!   `cargo test` costs what proptest's would, and a test passes only once it has run that many
 //!   valid cases. The first cases (proptest's default count, at most `cases`) are fresh values
-//!   of the strategy, as proptest's are; mutation starts after them
-//!   ([`Config::fresh_first`](typefuzz_engine::Config::fresh_first)). `max_global_rejects` does not abort the run (typefuzz climbs out of
-//!   discards, which are bounded by time instead: [`Config::for_framework`]) but exceeding it is
+//!   of the strategy, as proptest's are; mutation starts after them, or after
+//!   `max_global_rejects` fresh rejects
+//!   ([`Config::fresh_first`](typefuzz_engine::Config::fresh_first)). `max_global_rejects` does
+//!   not abort the run (typefuzz climbs out of discards, which are bounded by time instead:
+//!   [`Config::for_framework`]) but exceeding it is
 //!   reported; a run whose discard time ends before `cases` valid tests fails as proptest would,
 //!   with "Too many global rejects" and the counts; `timeout` is the
 //!   per-test limit; `rng_seed: RngSeed::Fixed(n)` (or `PROPTEST_RNG_SEED`) is the run's seed;

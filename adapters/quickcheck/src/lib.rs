@@ -64,7 +64,7 @@
 //! - **Budgets**: `QUICKCHECK_TESTS` (default 100) counts non-discarded tests, as in
 //!   quickcheck, so a plain `cargo test` costs what quickcheck's would, and that many (at most
 //!   a builder's `tests`) are fresh `Arbitrary` values, as quickcheck's are, before any
-//!   mutation ([`Config::fresh_first`](typefuzz_engine::Config::fresh_first)); discards do not
+//!   mutation (or until `max_tests` fresh discards) ([`Config::fresh_first`](typefuzz_engine::Config::fresh_first)); discards do not
 //!   end the run but are bounded by time
 //!   ([`Config::for_framework`](typefuzz_engine::Config::for_framework));
 //!   `QUICKCHECK_MIN_TESTS_PASSED` is checked; then the `TYPEFUZZ_*` variables apply
