@@ -68,11 +68,12 @@ impl Arms {
         Arms::default()
     }
 
-    /// The arm of the next test: generation while its work is at most its share of the total
-    /// (so the very first test is a fresh one).
+    /// The arm of the next test: generation while its work is below its share of the total.
+    /// The first choice mutates: it comes once there is a seed, just after the fresh tests
+    /// that found it (which the scheduler does not charge).
     pub(crate) fn next(&self) -> Arm {
         let [generated, mutated] = self.spent.map(|units| units as f64);
-        if generated <= GENERATE_SHARE * (generated + mutated) {
+        if generated < GENERATE_SHARE * (generated + mutated) {
             Arm::Generate
         } else {
             Arm::Mutate
@@ -134,8 +135,11 @@ mod tests {
     }
 
     #[test]
-    fn the_first_test_is_fresh() {
-        assert_eq!(Arms::new().next(), Arm::Generate);
+    fn the_first_choice_mutates_then_generation_follows() {
+        let mut arms = Arms::new();
+        assert_eq!(arms.next(), Arm::Mutate);
+        arms.record(Arm::Mutate, Some(8));
+        assert_eq!(arms.next(), Arm::Generate);
     }
 
     #[test]
