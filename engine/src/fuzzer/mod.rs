@@ -700,7 +700,10 @@ where
             seed: stats.seed,
             shrink_steps: shrunk.steps,
             shrink_candidates: shrunk.tried,
-            shrink_note: shrunk.stopped_by.map(|limit| limit.advice()),
+            shrink_note: shrunk
+                .stopped_by
+                .map(|limit| limit.advice())
+                .or(shrunk.note),
             operators: failed.lineage,
             regression_file: self.artifacts.regression_path().filter(|_| saved),
             not_saved,
