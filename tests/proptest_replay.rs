@@ -46,6 +46,15 @@ fn failure_is_saved_then_replayed_first() {
     );
     assert!(first.contains("0 regressions replayed"), "{first}");
     assert!(file.exists());
+    // The file's comments show the values the strategies built, not their recorded choices.
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let minimal_line = saved
+        .lines()
+        .find(|line| line.contains("# minimal: "))
+        .unwrap_or_else(|| panic!("no minimal entry in\n{saved}"));
+    let (_, shown) = minimal_line.split_once("# minimal: ").unwrap();
+    assert!(shown.starts_with('(') && shown.contains("999, "), "{saved}");
+    assert!(!saved.contains("Choices("), "{saved}");
 
     // Another seed, whose first generated input passes (the control, without any regression
     // file); with the file, the saved input is replayed first and fails at once.

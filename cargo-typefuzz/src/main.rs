@@ -106,7 +106,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
 
-use args::{Command as Cli, TestArgs};
+use args::TestArgs;
 
 fn main() {
     let mut argv = std::env::args_os().skip(1).collect::<Vec<_>>();
@@ -120,13 +120,9 @@ fn main() {
         }
     }
     match args::parse(argv) {
-        Ok(Cli::Test(test)) => exit(run_tests(test)),
-        Ok(Cli::Help) => println!("{}", args::USAGE),
-        Ok(Cli::Version) => println!("cargo-typefuzz {}", env!("CARGO_PKG_VERSION")),
-        Err(error) => {
-            eprintln!("{error}");
-            exit(2)
-        }
+        Ok(test) => exit(run_tests(test)),
+        // Help and version on stdout (exit 0), usage errors on stderr (exit 2).
+        Err(error) => error.exit(),
     }
 }
 
@@ -169,7 +165,7 @@ fn prepare_and_run(test: TestArgs) -> Result<i32, String> {
     if test.target_dir.is_none() {
         command.arg("--target-dir").arg(&target_dir);
     }
-    command.args(&test.cargo_args);
+    command.args(test.cargo_test_args());
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate cargo-typefuzz: {e}"))?;
     if let Some(inner) = std::env::var_os("RUSTC_WORKSPACE_WRAPPER").filter(|w| !w.is_empty()) {
         command.env(wrapper::INNER_WRAPPER_VAR, inner);
@@ -246,9 +242,7 @@ fn workspace_target_dir(
             format!("`cargo metadata` failed:\n{}", stderr.trim_end())
         });
     }
-    json_string_field(&String::from_utf8_lossy(&output.stdout), "target_directory")
-        .map(PathBuf::from)
-        .ok_or_else(|| "`cargo metadata` printed no `target_directory`".to_owned())
+    target_directory(&output.stdout)
 }
 
 /// The host triple, from `rustc -vV`.
@@ -264,30 +258,14 @@ fn host_triple(rustc: &OsString) -> Result<String, String> {
         .ok_or_else(|| format!("`{} -vV` printed no host triple", rustc.to_string_lossy()))
 }
 
-/// The value of the first `"name":"..."` string field in `json`, unescaped. Enough for
-/// `cargo metadata`'s top-level `target_directory` without a JSON dependency.
-fn json_string_field(json: &str, name: &str) -> Option<String> {
-    let key = format!("\"{name}\":\"");
-    let start = json.find(&key)? + key.len();
-    let mut value = String::new();
-    let mut chars = json[start..].chars();
-    loop {
-        match chars.next()? {
-            '"' => return Some(value),
-            '\\' => match chars.next()? {
-                'n' => value.push('\n'),
-                't' => value.push('\t'),
-                'r' => value.push('\r'),
-                'b' => value.push('\u{8}'),
-                'f' => value.push('\u{c}'),
-                'u' => {
-                    let code: String = chars.by_ref().take(4).collect();
-                    value.push(char::from_u32(u32::from_str_radix(&code, 16).ok()?)?);
-                }
-                other => value.push(other),
-            },
-            c => value.push(c),
-        }
+/// The `target_directory` of `cargo metadata`'s JSON output: the top-level field, never a
+/// field of the same name elsewhere (a package's `[package.metadata]` table may hold one).
+fn target_directory(metadata: &[u8]) -> Result<PathBuf, String> {
+    let metadata: serde_json::Value = serde_json::from_slice(metadata)
+        .map_err(|e| format!("`cargo metadata` printed no JSON: {e}"))?;
+    match metadata.get("target_directory") {
+        Some(serde_json::Value::String(dir)) => Ok(PathBuf::from(dir)),
+        _ => Err("`cargo metadata` printed no `target_directory`".to_owned()),
     }
 }
 
@@ -296,18 +274,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_escaped_json_strings() {
-        let json =
-            r#"{"packages":[],"target_directory":"C:\\work\\my \"proj\"\/target","version":1}"#;
+    fn reads_the_top_level_target_directory_not_a_package_metadata_key() {
+        // `[package.metadata] target_directory = "/decoy"` comes first in the output.
+        let json = br#"{"packages":[{"name":"p","metadata":{"target_directory":"/decoy"}}],
+            "target_directory":"C:\\work\\my \"proj\"\/target","version":1}"#;
         assert_eq!(
-            json_string_field(json, "target_directory").as_deref(),
-            Some(r#"C:\work\my "proj"/target"#)
+            target_directory(json),
+            Ok(PathBuf::from(r#"C:\work\my "proj"/target"#))
         );
-        assert_eq!(json_string_field(json, "workspace_root"), None);
+        let missing = target_directory(br#"{"packages":[{"target_directory":"/decoy"}]}"#);
         assert_eq!(
-            json_string_field(r#"{"a":"\u00e9"}"#, "a").as_deref(),
-            Some("é")
+            missing,
+            Err("`cargo metadata` printed no `target_directory`".to_owned())
         );
-        assert_eq!(json_string_field(r#"{"a":"unterminated"#, "a"), None);
+        let garbage = target_directory(b"warning: something").unwrap_err();
+        assert!(garbage.contains("printed no JSON"), "{garbage}");
+    }
+
+    /// Through a real `cargo metadata`, on a project whose `[package.metadata]` table holds a
+    /// `target_directory` key (printed before the real one).
+    #[test]
+    fn a_package_metadata_key_does_not_shadow_the_target_directory() {
+        let project = std::env::temp_dir().join(format!(
+            "cargo-typefuzz-metadata-decoy-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(project.join("src")).unwrap();
+        std::fs::write(
+            project.join("Cargo.toml"),
+            "[package]\nname = \"decoy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [package.metadata]\ntarget_directory = \"/decoy\"\n\n[workspace]\n",
+        )
+        .unwrap();
+        std::fs::write(project.join("src/lib.rs"), "").unwrap();
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let manifest = project.join("Cargo.toml");
+        let found = workspace_target_dir(&cargo, Some(manifest.as_os_str()));
+        std::fs::remove_dir_all(&project).unwrap();
+        let found = found.unwrap();
+        assert_ne!(found, PathBuf::from("/decoy"));
+        assert!(found.ends_with("target"), "{}", found.display());
     }
 }

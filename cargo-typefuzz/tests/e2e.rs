@@ -223,5 +223,8 @@ fn help_and_usage_errors() {
         command
     });
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr.contains("unknown subcommand `build`"));
+    assert!(
+        stderr.contains("unrecognized subcommand 'build'"),
+        "{stderr}"
+    );
 }

@@ -874,6 +874,8 @@ pub const MAX_SHRINK_DESCENDANTS: usize = 256;
 /// of a subterm, and the derived `Clone` and drop glue recurse once per level, so cloning a
 /// 100,000-deep list overflows the stack. 2048 levels stay well inside a test thread's 2 MiB
 /// stack in debug builds while covering every failing input the mutation bound (512) produces.
+/// The engine's shrinker shrinks deeper values without copying them: it moves a same-type
+/// subterm out in the value's place ([`take_subterm`]) and tries that.
 pub const MAX_SHRINK_CLONE_DEPTH: usize = 2048;
 
 /// Values nested deeper than this offer only their direct subterms (see [`clone_descendants`]).

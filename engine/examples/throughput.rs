@@ -2,8 +2,11 @@
 //! the same generator, on a property with no precondition.
 //!
 //! ```text
-//! cargo run --release -p typefuzz-engine --example throughput [seconds per measurement]
+//! cargo run --release -p typefuzz-engine --example throughput [time per measurement]
 //! ```
+//!
+//! The time is a duration such as `3s`, `500ms` or `1m` (humantime's syntax; a bare number is
+//! seconds); the default is 3 s.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -49,10 +52,22 @@ fn main() {
         None => Duration::from_secs(3),
         Some(arg) => match arg.parse::<f64>().map(Duration::try_from_secs_f64) {
             Ok(Ok(time)) if !time.is_zero() => time,
-            _ => {
-                eprintln!("usage: throughput [SECONDS]   (`{arg}` is not a positive number)");
+            Ok(_) => {
+                eprintln!("usage: throughput [TIME]   (`{arg}` is not a positive duration)");
                 std::process::exit(2);
             }
+            // Not a number of seconds: a duration such as `500ms` or `1m` (humantime's syntax).
+            Err(_) => match humantime::parse_duration(&arg) {
+                Ok(time) if !time.is_zero() => time,
+                Ok(_) => {
+                    eprintln!("usage: throughput [TIME]   (`{arg}` is not a positive duration)");
+                    std::process::exit(2);
+                }
+                Err(why) => {
+                    eprintln!("usage: throughput [TIME]   (`{arg}` is not a duration: {why})");
+                    std::process::exit(2);
+                }
+            },
         },
     };
     println!(

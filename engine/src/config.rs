@@ -450,13 +450,18 @@ impl Config {
     /// Applies the `TYPEFUZZ_*` environment variables on top of `self` (adapters call this after
     /// translating their framework's own configuration, so the variables win).
     ///
-    /// A malformed value, or a number too large for its field, is reported on stderr, naming the
-    /// variable, and ignored. `TYPEFUZZ_TEST_TIMEOUT=0` means no per-test limit.
+    /// Durations (`TYPEFUZZ_TIME`, `TYPEFUZZ_TEST_TIMEOUT`, `TYPEFUZZ_SHRINK_TIME`) are read by
+    /// [humantime](https://docs.rs/humantime): `250ms`, `90s`, `5m`, `1h30m`, `2days`; a bare
+    /// number is seconds. Any other malformed value, or a number too large for its field, is
+    /// reported on stderr, naming the variable, and ignored. `TYPEFUZZ_TEST_TIMEOUT=0` means no
+    /// per-test limit.
     ///
     /// # Panics
     ///
     /// A zero budget (`TYPEFUZZ_CASES=0`, `TYPEFUZZ_TIME=0`, `TYPEFUZZ_MAX_DISCARDS=0`) would run
     /// no test and pass, proving nothing: it fails the test with a message naming the variable.
+    /// So does a duration that does not parse (`TYPEFUZZ_TIME=ten minutes`): ignoring it would turn a
+    /// campaign into a two-second test that passes, or drop a time limit the user set.
     ///
     /// ```
     /// let config = typefuzz::Config::default().with_cases(10).apply_env();
@@ -480,7 +485,7 @@ impl Config {
                 .filter_map(|name| {
                     let value = read(name)?;
                     let zero = if name == "TYPEFUZZ_TIME" {
-                        parse_duration(&value).is_some_and(|d| d.is_zero())
+                        parse_duration(&value).is_ok_and(|d| d.is_zero())
                     } else {
                         parse_u64(&value) == Ok(0)
                     };
@@ -497,8 +502,7 @@ impl Config {
         }
         let cases =
             read("TYPEFUZZ_CASES").and_then(|v| parse_or_warn("TYPEFUZZ_CASES", &v, parse_u64));
-        let time = read("TYPEFUZZ_TIME")
-            .and_then(|v| parse_or_warn("TYPEFUZZ_TIME", &v, parse_duration_var));
+        let time = read("TYPEFUZZ_TIME").map(|v| duration_or_panic("TYPEFUZZ_TIME", &v));
         self.campaign |= cases.is_some() || time.is_some();
         if let Some(time) = time {
             self.time = Some(time);
@@ -558,14 +562,11 @@ impl Config {
             }
         }
         if let Some(v) = read("TYPEFUZZ_TEST_TIMEOUT") {
-            if let Some(d) = parse_or_warn("TYPEFUZZ_TEST_TIMEOUT", &v, parse_duration_var) {
-                self.test_timeout = (!d.is_zero()).then_some(d);
-            }
+            let d = duration_or_panic("TYPEFUZZ_TEST_TIMEOUT", &v);
+            self.test_timeout = (!d.is_zero()).then_some(d);
         }
         if let Some(v) = read("TYPEFUZZ_SHRINK_TIME") {
-            if let Some(d) = parse_or_warn("TYPEFUZZ_SHRINK_TIME", &v, parse_duration_var) {
-                self.shrink_time = d;
-            }
+            self.shrink_time = duration_or_panic("TYPEFUZZ_SHRINK_TIME", &v);
         }
         if let Some(v) = read("TYPEFUZZ_SHRINK_STEPS") {
             if let Some(n) = parse_or_warn("TYPEFUZZ_SHRINK_STEPS", &v, parse_u64) {
@@ -641,7 +642,7 @@ impl Config {
             var(name).is_some_and(|value| valid(value.trim()))
         };
         let campaign = given("TYPEFUZZ_CASES", |v| parse_u64(v).is_ok())
-            || given("TYPEFUZZ_TIME", |v| parse_duration_var(v).is_ok());
+            || given("TYPEFUZZ_TIME", |v| parse_duration(v).is_ok());
         let budget = Config::default()
             .with_cases(framework.cases)
             .with_max_discards(None)
@@ -811,9 +812,6 @@ fn parse_or_warn<T, E: std::fmt::Display>(
 
 fn expected(name: &str) -> &'static str {
     match name {
-        "TYPEFUZZ_TIME" | "TYPEFUZZ_TEST_TIMEOUT" | "TYPEFUZZ_SHRINK_TIME" => {
-            "expected a duration such as 500ms, 30s, 5m or 2h"
-        }
         "TYPEFUZZ_PROGRESS" => "expected 1 or 0 (true/false, yes/no, on/off)",
         _ => "expected a non-negative integer",
     }
@@ -842,40 +840,29 @@ fn parse_bool(value: &str) -> Result<bool, String> {
     }
 }
 
-/// [`parse_duration`] for the environment: too long a duration gets its own message.
-fn parse_duration_var(value: &str) -> Result<Duration, String> {
-    match parse_duration(value) {
-        Some(duration) => Ok(duration),
-        None if value
-            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-            .parse::<f64>()
-            .is_ok_and(|n| n.is_finite() && n >= 0.0) =>
-        {
-            Err(format!(
-                "{value} is longer than the longest duration this platform represents"
-            ))
-        }
-        None => Err(String::new()),
-    }
+/// The duration variable `name`'s value, or a panic naming the variable, the value and the
+/// reason (see [`Config::apply_env`]).
+fn duration_or_panic(name: &str, value: &str) -> Duration {
+    parse_duration(value).unwrap_or_else(|why| {
+        panic!(
+            "typefuzz: {name}={value:?} is not a duration ({why}); write it as humantime \
+             reads it, e.g. {name}=90s, 1h30m or 250ms (a bare number is seconds)"
+        )
+    })
 }
 
-/// Parses `500ms`, `30s`, `5m`, `2h`, `1d`, fractional values (`1.5h`) and bare seconds (`30`).
-pub(crate) fn parse_duration(value: &str) -> Option<Duration> {
+/// Parses a duration the way [humantime](https://docs.rs/humantime) does (`250ms`, `90s`,
+/// `1h30m`, `2days`, units summed), and a bare number of seconds (`30`), which humantime reads as
+/// an error.
+pub(crate) fn parse_duration(value: &str) -> Result<Duration, String> {
     let value = value.trim();
-    let split = value
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(value.len());
-    let (number, unit) = value.split_at(split);
-    let number: f64 = number.parse().ok()?;
-    let seconds = match unit.trim() {
-        "" | "s" | "sec" | "secs" => 1.0,
-        "ms" => 0.001,
-        "m" | "min" | "mins" => 60.0,
-        "h" => 3600.0,
-        "d" => 86_400.0,
-        _ => return None,
-    };
-    Duration::try_from_secs_f64(number * seconds).ok()
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return value
+            .parse()
+            .map(Duration::from_secs)
+            .map_err(|_| "number is too large".to_owned());
+    }
+    humantime::parse_duration(value).map_err(|error| error.to_string())
 }
 
 #[cfg(test)]
@@ -883,15 +870,55 @@ mod tests {
     use super::*;
 
     #[test]
-    fn durations_parse_in_every_unit() {
-        assert_eq!(parse_duration("500ms"), Some(Duration::from_millis(500)));
-        assert_eq!(parse_duration("30s"), Some(Duration::from_secs(30)));
-        assert_eq!(parse_duration("5m"), Some(Duration::from_secs(300)));
-        assert_eq!(parse_duration("2h"), Some(Duration::from_secs(7200)));
-        assert_eq!(parse_duration("1.5h"), Some(Duration::from_secs(5400)));
-        assert_eq!(parse_duration("12"), Some(Duration::from_secs(12)));
-        assert_eq!(parse_duration("5 parsecs"), None);
-        assert_eq!(parse_duration("s"), None);
+    fn durations_parse_in_every_unit_and_in_combinations() {
+        let ok = |value: &str| parse_duration(value).unwrap();
+        assert_eq!(ok("250ms"), Duration::from_millis(250));
+        assert_eq!(ok("90s"), Duration::from_secs(90));
+        assert_eq!(ok("5m"), Duration::from_secs(300));
+        assert_eq!(ok("2h"), Duration::from_secs(7200));
+        assert_eq!(ok("1h30m"), Duration::from_secs(5400));
+        assert_eq!(ok("1h 30m 5s"), Duration::from_secs(5405));
+        assert_eq!(ok("2days"), Duration::from_secs(172_800));
+        assert_eq!(ok("1.5h"), Duration::from_secs(5400));
+        assert_eq!(ok(" 12 "), Duration::from_secs(12), "bare seconds");
+        for bad in [
+            "5 parsecs",
+            "s",
+            "ten minutes",
+            "",
+            "-3s",
+            "99999999999999999999",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_duration("5 parsecs").unwrap_err().contains("parsecs"));
+    }
+
+    #[test]
+    fn an_unparsable_duration_fails_naming_the_variable_and_the_value() {
+        for name in [
+            "TYPEFUZZ_TIME",
+            "TYPEFUZZ_TEST_TIMEOUT",
+            "TYPEFUZZ_SHRINK_TIME",
+        ] {
+            let panic = std::panic::catch_unwind(|| {
+                Config::default().apply_vars(|var| (var == name).then(|| "ten minutes".to_owned()))
+            })
+            .expect_err(name);
+            let message = panic.downcast_ref::<String>().expect("a formatted panic");
+            assert!(
+                message.contains(&format!("{name}=\"ten minutes\" is not a duration")),
+                "{message}"
+            );
+        }
+        let config = Config::default().apply_vars(vars(&[
+            ("TYPEFUZZ_TIME", "1h30m"),
+            ("TYPEFUZZ_TEST_TIMEOUT", "250ms"),
+            ("TYPEFUZZ_SHRINK_TIME", "90s"),
+        ]));
+        assert_eq!(config.time, Some(Duration::from_secs(5400)));
+        assert_eq!(config.test_timeout, Some(Duration::from_millis(250)));
+        assert_eq!(config.shrink_time, Duration::from_secs(90));
     }
 
     /// A variable lookup over fixed pairs, standing in for the environment.
@@ -967,10 +994,11 @@ mod tests {
         assert_eq!(config.time, Some(Duration::from_secs(60)));
         assert_eq!((config.max_discards, config.discard_time), (None, None));
 
-        // A malformed variable is no campaign.
-        let config =
-            Config::for_framework_vars(proptest, |c| c, vars(&[("TYPEFUZZ_TIME", "soon")]));
-        assert_eq!(config.discard_time, Some(DISCARD_TIME));
+        // A malformed budget is an error, not a plain run.
+        let malformed = std::panic::catch_unwind(|| {
+            Config::for_framework_vars(proptest, |c| c, vars(&[("TYPEFUZZ_TIME", "soon")]))
+        });
+        assert!(malformed.is_err());
 
         let config = Config::for_framework_vars(
             proptest,

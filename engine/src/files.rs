@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 use std::fs;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// The versions of the regression file format this build reads; it writes the last one.
@@ -516,7 +515,9 @@ pub(crate) fn write_artifact(dir: &Path, prefix: &str, bytes: &[u8]) -> io::Resu
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so readers
-/// (and a crash midway) never see a half-written file.
+/// (and a crash midway) never see a half-written file; the file's data is flushed to the disk
+/// before the rename and the directory after it, so once this returns the file survives a power
+/// failure too (what a "saved" message promises). For regression, failure, crash and hang files.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_renamed(path, bytes, true)
 }
@@ -530,27 +531,39 @@ pub(crate) fn write_atomically_unsynced(path: &Path, bytes: &[u8]) -> io::Result
 }
 
 fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut file = temporary_beside(path)?;
+    file.write_all(bytes)?;
+    if sync {
+        file.as_file().sync_all()?;
+    }
+    // On failure the temporary file is removed when the error drops it.
+    file.persist(path).map_err(|error| error.error)?;
+    if sync {
+        sync_directory(&directory_of(path))?;
+    }
+    Ok(())
+}
+
+/// A new temporary file in `path`'s directory (created if missing), named
+/// `.<file name>.tmp-<random>` (corpus readers skip dot files) and removed when dropped unless
+/// [persisted](tempfile::NamedTempFile::persist): the first half of every atomic write.
+pub(crate) fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let dir = directory_of(path);
     fs::create_dir_all(&dir)?;
-    let file_name = file_name_of(path);
-    let temporary = dir.join(format!(
-        ".{file_name}.tmp-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        if sync {
-            file.sync_all()?;
-        }
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
+    tempfile::Builder::new()
+        .prefix(&format!(".{}.tmp-", file_name_of(path)))
+        .tempfile_in(&dir)
+}
+
+/// Flushes `dir`'s entries to the disk, so a file just renamed into it stays there after a power
+/// failure (POSIX makes a rename durable only through its directory; Windows cannot open a
+/// directory as a file, and commits renames with the file system's metadata).
+pub(crate) fn sync_directory(dir: &Path) -> io::Result<()> {
+    if cfg!(unix) {
+        fs::File::open(dir)?.sync_all()
+    } else {
+        Ok(())
     }
-    result
 }
 
 /// Writes `message` to the process's real standard error, once per process for `path`.
@@ -580,6 +593,35 @@ mod tests {
             std::env::temp_dir().join(format!("typefuzz-artifacts-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
+    }
+
+    /// Every atomic write leaves the new file and nothing else, over an existing one or not; a
+    /// write that cannot rename (the target is a directory) leaves no temporary file behind.
+    #[test]
+    fn atomic_writes_leave_only_the_file() {
+        let dir = scratch("atomic");
+        let names = |dir: &Path| {
+            let mut names: Vec<String> = fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        let path = dir.join("f");
+        write_atomically(&path, b"one").unwrap();
+        write_atomically(&path, b"two").unwrap();
+        write_atomically_unsynced(&dir.join("g"), b"three").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(fs::read(dir.join("g")).unwrap(), b"three");
+        assert_eq!(names(&dir), ["f", "g"]);
+        fs::create_dir(dir.join("taken")).unwrap();
+        fs::write(dir.join("taken/inside"), b"").unwrap();
+        assert!(write_atomically(&dir.join("taken"), b"x").is_err());
+        assert_eq!(names(&dir), ["f", "g", "taken"]);
+        sync_directory(&dir).unwrap();
+        assert!(sync_directory(&dir.join("missing")).is_err() || !cfg!(unix));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Found by the `regression_file` fuzz target: an empty input with a shape field

@@ -108,7 +108,7 @@ pub mod __private;
 
 pub use config::{Config, FeedbackSources, Framework, Schedule, DISCARD_TIME};
 pub use executor::{run_once, Verdict};
-pub use fuzzer::{check, check_prepared};
+pub use fuzzer::{check, check_described, check_prepared};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
 pub use report::{elide, MAX_SHOWN};
 pub use report::{DebugArgs, Failure, InputSource, Report};

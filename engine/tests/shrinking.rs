@@ -130,3 +130,63 @@ fn insert(tree: Tree, key: u8) -> Tree {
         Tree::Node(left, k, right) => node(*left, k, insert(*right, key)),
     }
 }
+
+#[derive(Clone, Debug, PartialEq, Mutate)]
+enum List {
+    Nil,
+    Cons(u8, Box<List>),
+}
+
+/// `Cons(1, Cons(1, ... Nil))`, `depth` deep.
+fn list_of_depth(depth: usize) -> List {
+    let mut list = List::Nil;
+    for _ in 0..depth {
+        list = List::Cons(1, Box::new(list));
+    }
+    list
+}
+
+/// Without recursion: the lists here are deeper than a test thread's stack allows to walk.
+fn depth(mut list: &List) -> usize {
+    let mut depth = 0;
+    while let List::Cons(_, tail) = list {
+        depth += 1;
+        list = tail;
+    }
+    depth
+}
+
+/// Values nested deeper than the shrinker can copy (`MAX_SHRINK_CLONE_DEPTH`, 2048) used to get
+/// no candidates and stay as they were; they shrink by moving subterms up until the ordinary
+/// candidates take over, and when no subterm fails the report says why shrinking stopped.
+#[test]
+fn values_too_deep_to_copy_shrink_or_say_why_not() {
+    // The test's own `clone`, `Debug` and drops of a 3,000-deep list recurse once per level.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            // 3,000 levels down to 600, past the depth the derived shrinker offers subterms
+            // only (512): 952 subterm moves, then ordinary candidates.
+            let minimal = shrink(list_of_depth(3000), |list| fail_if(depth(list) >= 600));
+            assert_eq!(minimal, list_of_depth(600));
+
+            let config = Config::default()
+                .with_seed(1)
+                .with_cases(1)
+                .with_progress(false);
+            let report = check(
+                &config,
+                |_| list_of_depth(3000),
+                |list| fail_if(depth(list) == 3000),
+            );
+            let failure = report.failure.expect("the input fails");
+            assert_eq!(depth(&failure.minimal), 3000);
+            let note = failure
+                .shrink_note
+                .expect("a note on why it was not shrunk");
+            assert!(note.contains("nested more than 2048 levels deep"), "{note}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

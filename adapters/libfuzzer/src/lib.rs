@@ -85,6 +85,14 @@
 //! engine defines none, so both link into one binary; typefuzz's own coverage runtime is only for
 //! `cargo typefuzz test`.
 //!
+//! Without `--cfg fuzzing` (this crate's own tests, a fuzz crate's `cargo test`), a binary links
+//! both libFuzzer (through `libfuzzer-sys`) and the engine, and both define the hooks. On x86-64
+//! and AArch64 Linux the engine's definitions are weak and libFuzzer's win at link time. On every
+//! other target they are strong, and such a binary fails to link with `duplicate symbol:
+//! __sanitizer_cov_8bit_counters_init` (and the other hooks) whenever the engine's hooks share a
+//! codegen unit with code the binary uses (always with `codegen-units = 1`); build it with
+//! `RUSTFLAGS="--cfg fuzzing"` (what cargo-fuzz passes), under which the engine defines no hooks.
+//!
 //! cargo-fuzz instruments every crate of the build, typefuzz's mutator and codec included
 //! (`-Cpasses=sancov-module` with inline 8-bit counters, a PC table, `trace-compares` and, on
 //! Linux, `stack-depth`). What that does to a typed target:

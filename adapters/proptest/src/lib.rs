@@ -379,8 +379,15 @@ where
         .map(|(genotype, _)| typefuzz_engine::codec::to_bytes(&genotype));
     let config = &config.clone().with_replay_first(replay_first.collect());
     let mut shrinking = SameValue::default();
-    let report = typefuzz_engine::check(
+    let report = typefuzz_engine::check_described(
         config,
+        |_| {},
+        // The regression file's comment shows the value the strategy builds from the recorded
+        // choices, not the choices' bytes.
+        |genotype: &A::Genotype| match argument.express(genotype, &building) {
+            Ok(tree) => format!("{:?}", tree.current()),
+            Err(_) => format!("{genotype:?} (its strategy rejects these choices)"),
+        },
         |cx| generator.generate(cx),
         |genotype: &A::Genotype| {
             // A generated input is run right after it is drawn, on the tree it was drawn

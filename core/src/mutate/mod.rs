@@ -133,6 +133,39 @@ pub trait Mutate: Clone + Sized {
     /// Returns candidates strictly simpler than `self`, most aggressive first.
     fn shrink(&self, cx: &mut Context) -> Vec<Self>;
 
+    /// Hands [`shrink`](Mutate::shrink)'s candidates to `visit` one at a time, in the same
+    /// order, until `visit` returns [`ControlFlow::Break`](core::ops::ControlFlow::Break): how
+    /// the engine's shrinker takes them. The default collects `shrink`; `Vec` and `String` make
+    /// each candidate only when it is visited, so shrinking a 100 MB vector holds
+    /// one candidate at a time rather than hundreds (their `shrink` lists are capped to about
+    /// 64 MiB of copies, or twice the value, and so may be shorter than what this visits).
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use typefuzz_core::{Context, Mutate};
+    /// let mut cx = Context::new(1);
+    /// let mut seen = Vec::new();
+    /// vec![3u8, 4].shrink_each(&mut cx, &mut |candidate| {
+    ///     seen.push(candidate);
+    ///     ControlFlow::Continue(())
+    /// });
+    /// assert_eq!(seen, vec![3u8, 4].shrink(&mut cx));
+    /// ```
+    fn shrink_each(
+        &self,
+        cx: &mut Context,
+        visit: &mut dyn FnMut(Self) -> core::ops::ControlFlow<()>,
+    ) {
+        let mut candidates = self.shrink(cx);
+        // Taken in order by `pop`: no `vec::IntoIter` compiled per type.
+        crate::__private::reverse(&mut candidates);
+        while let Some(candidate) = candidates.pop() {
+            if visit(candidate).is_break() {
+                return;
+            }
+        }
+    }
+
     /// A copy of `self`, equal to `self.clone()`: how the engine copies values (the part of a
     /// seed saved before a mutation, a subterm moved up, the fields a shrink candidate keeps).
     ///

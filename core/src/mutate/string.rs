@@ -9,7 +9,7 @@
 use super::scalar::interesting_char;
 use super::vec::{
     can_descend, chunk_removals, generate_child, mutate_child, remove_run, resize_length,
-    SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
+    shrink_copy_budget, SHRINK_ELEMENTS, SHRINK_PER_ELEMENT,
 };
 use crate::__private::split_size;
 use crate::codec::{Decoder, Encoder};
@@ -17,6 +17,7 @@ use crate::fingerprint::Fingerprint;
 use crate::leaves::Leaves;
 use crate::structure::{length_class, mix, token, Structure};
 use crate::{Context, Mutate, Operator};
+use core::ops::ControlFlow;
 
 /// Byte offset of character number `index` (the string's length for `index == chars`).
 fn offset(s: &str, index: usize) -> usize {
@@ -152,25 +153,29 @@ impl Mutate for String {
         }
     }
 
+    /// Removals of chunks of characters (as [`Vec`]'s), then the first characters shrunk, capped
+    /// like a sequence's list to about 64 MiB of copies or twice the string.
     fn shrink(&self, cx: &mut Context) -> Vec<Self> {
-        let len = self.chars().count();
         let mut out = Vec::new();
-        if len == 0 {
-            return out;
-        }
-        for removed in chunk_removals(len) {
-            let mut smaller = self.clone();
-            smaller.replace_range(offset(self, removed.start)..offset(self, removed.end), "");
-            out.push(smaller);
-        }
-        for (at, old) in self.char_indices().take(SHRINK_ELEMENTS) {
-            for c in old.shrink(cx).into_iter().take(SHRINK_PER_ELEMENT) {
-                let mut replaced = self.clone();
-                replace_char(&mut replaced, at, old, c);
-                out.push(replaced);
-            }
-        }
+        let mut budget = shrink_copy_budget(self.len(), 1);
+        string_shrinks(
+            self,
+            cx,
+            &mut |candidate| match budget.checked_sub(candidate.len()) {
+                Some(left) => {
+                    budget = left;
+                    out.push(candidate);
+                    ControlFlow::Continue(())
+                }
+                None => ControlFlow::Break(()),
+            },
+        );
         out
+    }
+
+    /// [`shrink`](Mutate::shrink)'s candidates without its cap, each made when it is visited.
+    fn shrink_each(&self, cx: &mut Context, visit: &mut dyn FnMut(Self) -> ControlFlow<()>) {
+        string_shrinks(self, cx, visit);
     }
 
     fn encode(&self, out: &mut Encoder) {
@@ -209,6 +214,30 @@ impl Mutate for String {
         if let Some(new) = leaves.bytes(self.as_bytes()) {
             if let Ok(text) = std::str::from_utf8(new) {
                 text.clone_into(self);
+            }
+        }
+    }
+}
+
+/// A string's shrink candidates, in order, to `visit` until it breaks.
+fn string_shrinks(text: &str, cx: &mut Context, visit: &mut dyn FnMut(String) -> ControlFlow<()>) {
+    let len = text.chars().count();
+    if len == 0 {
+        return;
+    }
+    for removed in chunk_removals(len) {
+        let mut smaller = text.to_owned();
+        smaller.replace_range(offset(text, removed.start)..offset(text, removed.end), "");
+        if visit(smaller).is_break() {
+            return;
+        }
+    }
+    for (at, old) in text.char_indices().take(SHRINK_ELEMENTS) {
+        for c in old.shrink(cx).into_iter().take(SHRINK_PER_ELEMENT) {
+            let mut replaced = text.to_owned();
+            replace_char(&mut replaced, at, old, c);
+            if visit(replaced).is_break() {
+                return;
             }
         }
     }

@@ -29,6 +29,20 @@ pub(super) const SHRINK_PER_ELEMENT: usize = 4;
 /// [`SHRINK_PER_ELEMENT`]): a short sequence gets its elements' full candidate lists, so
 /// integers inside it shrink by the same binary search as on their own.
 pub(super) const SHRINK_ELEMENT_BUDGET: usize = 256;
+/// The copies a materialised shrink list ([`Mutate::shrink`] of a sequence or string, a derived
+/// type's sequence field) may hold in all, in bytes of elements (or twice the sequence, if
+/// more): every candidate is a copy of up to the whole sequence, and the full list of a 100 MB
+/// `Vec<u8>` (up to 512 candidates) would be tens of gigabytes. The most aggressive candidates
+/// come first and stay; [`Mutate::shrink_each`], which the engine's shrinker uses, makes one
+/// candidate at a time and needs no cap.
+pub(super) const SHRINK_COPY_BYTES: usize = 64 << 20;
+
+/// The elements (of `element_size` bytes each) a materialised shrink list of a `len`-element
+/// sequence may copy in all: [`SHRINK_COPY_BYTES`] worth, or twice the sequence.
+pub(super) fn shrink_copy_budget(len: usize, element_size: usize) -> usize {
+    (SHRINK_COPY_BYTES / element_size.max(1)).max(len.saturating_mul(2))
+}
+
 /// Longest run one Remove takes out.
 pub(super) const MAX_REMOVE_RUN: usize = 8;
 
@@ -486,11 +500,19 @@ struct ShrinkPlan {
     /// Whether the elements are shrunk one level down at size 0 (a derived type's field), or
     /// at the caller's level (`Vec::shrink` itself).
     down: bool,
+    /// The sequence's length.
+    len: usize,
+    /// Elements the candidates still to come may copy ([`shrink_copy_budget`]; `usize::MAX` when
+    /// they are visited one at a time): once the next candidate would exceed it, there are no
+    /// more.
+    copy_budget: usize,
 }
 
 impl ShrinkPlan {
-    fn new(len: usize, down: bool) -> Self {
+    fn new(len: usize, down: bool, element_size: usize) -> Self {
         ShrinkPlan {
+            len,
+            copy_budget: shrink_copy_budget(len, element_size),
             removals: removals_last_first(len),
             next: 0,
             limit: len.min(SHRINK_ELEMENT_BUDGET),
@@ -504,13 +526,30 @@ impl ShrinkPlan {
 
     /// The next element to shrink, if any, with the level to come back to ([`Self::leave`]).
     fn next_element(&mut self, cx: &mut Context) -> Option<(usize, usize)> {
-        if self.next >= self.limit {
+        if self.next >= self.limit || self.copy_budget < self.len {
             return None;
         }
         let index = self.next;
         self.next += 1;
         let saved_size = if self.down { cx.enter(0) } else { cx.size() };
         Some((index, saved_size))
+    }
+
+    /// Charges a candidate that copies `copied` elements to the budget; `false` (and no charge)
+    /// when the budget cannot pay for it, which ends the list.
+    fn charge(&mut self, copied: usize) -> bool {
+        match self.copy_budget.checked_sub(copied) {
+            Some(left) => {
+                self.copy_budget = left;
+                true
+            }
+            None => {
+                self.copy_budget = 0;
+                self.removals.clear();
+                self.limit = 0;
+                false
+            }
+        }
     }
 
     /// Back from shrinking an element.
@@ -527,7 +566,7 @@ impl<'a, 'c, T: Mutate> SequenceShrinks<'a, 'c, T> {
         SequenceShrinks {
             items,
             cx,
-            plan: ShrinkPlan::new(items.len(), down),
+            plan: ShrinkPlan::new(items.len(), down, core::mem::size_of::<T>()),
             index: 0,
             // A constant, not a call made while `plan` is held (see `SequenceShrinks::pop`).
             own: const { Vec::new() },
@@ -539,10 +578,16 @@ impl<T: Mutate> SequenceShrinks<'_, '_, T> {
     /// The next candidate.
     pub fn pop(&mut self) -> Option<Vec<T>> {
         if let Some(removed) = self.plan.removals.pop() {
+            if !self.plan.charge(self.items.len() - removed.len()) {
+                return None;
+            }
             return Some(clone_without(self.items, removed));
         }
         loop {
             if let Some(candidate) = self.own.pop() {
+                if !self.plan.charge(self.items.len()) {
+                    return None;
+                }
                 // Both held without drop glue across the calls, the element swapped in by
                 // `replace` rather than assigned (see "Unwind cleanups" in `derive_support.rs`).
                 let candidate = ManuallyDrop::new(candidate);
@@ -708,6 +753,22 @@ impl<T: Mutate> Mutate for Vec<T> {
         collect_shrinks(SequenceShrinks::new(self, cx, false))
     }
 
+    /// [`shrink`](Mutate::shrink)'s candidates without its cap on copies, each made when it is
+    /// visited.
+    fn shrink_each(
+        &self,
+        cx: &mut Context,
+        visit: &mut dyn FnMut(Self) -> core::ops::ControlFlow<()>,
+    ) {
+        let mut shrinks = SequenceShrinks::new(self, cx, false);
+        shrinks.plan.copy_budget = usize::MAX;
+        while let Some(candidate) = shrinks.pop() {
+            if visit(candidate).is_break() {
+                return;
+            }
+        }
+    }
+
     /// [`Mutate::duplicate_slice`] of the elements: at once for integers.
     fn duplicate(&self) -> Self {
         T::duplicate_slice(self)
@@ -838,6 +899,60 @@ impl<T: Mutate> Mutate for VecDeque<T> {
 mod tests {
     use super::Sequence;
     use crate::{Context, Mutate};
+
+    /// A materialised list copies at most `SHRINK_COPY_BYTES` (a 1 MiB vector's full list is
+    /// about 512 MiB of copies) and keeps the most aggressive candidates; `shrink_each` visits
+    /// the whole list, one candidate at a time, and for a short vector both are the same list.
+    #[test]
+    fn materialised_shrink_lists_are_capped_and_visited_ones_are_not() {
+        use core::ops::ControlFlow;
+        let mut cx = Context::new(1);
+        let big = vec![1u8; 1 << 20];
+        let listed = big.shrink(&mut cx);
+        let copied: usize = listed.iter().map(Vec::len).sum();
+        assert!(copied <= super::SHRINK_COPY_BYTES, "{copied} bytes copied");
+        assert_eq!(
+            listed[0],
+            Vec::<u8>::new(),
+            "everything removed comes first"
+        );
+        assert_eq!(listed[1].len(), 1 << 19, "then halves");
+        let (mut visited, mut visited_bytes) = (0, 0);
+        big.shrink_each(&mut cx, &mut |candidate| {
+            visited += 1;
+            visited_bytes += candidate.len();
+            ControlFlow::Continue(())
+        });
+        assert!(visited > listed.len() && visited_bytes > super::SHRINK_COPY_BYTES);
+        assert_eq!(
+            visited,
+            super::SHRINK_REMOVALS + super::SHRINK_ELEMENT_BUDGET
+        );
+
+        let text = "é".repeat(1 << 19);
+        let listed = text.shrink(&mut cx);
+        assert!(listed.iter().map(String::len).sum::<usize>() <= super::SHRINK_COPY_BYTES);
+        let mut visited = 0;
+        text.shrink_each(&mut cx, &mut |_| {
+            visited += 1;
+            ControlFlow::Continue(())
+        });
+        assert!(visited > listed.len());
+
+        let small: Vec<Option<u16>> = (0..70).map(|i| Some(i * 937)).collect();
+        let mut each = Vec::new();
+        small.shrink_each(&mut cx, &mut |candidate| {
+            each.push(candidate);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(each, small.shrink(&mut cx));
+        let mut first = None;
+        small.shrink_each(&mut cx, &mut |candidate| {
+            first = Some(candidate);
+            ControlFlow::Break(())
+        });
+        assert_eq!(first, Some(Vec::new()), "a break ends the visit");
+    }
 
     /// The candidates `SequenceShrinks` makes as they are taken are what its docs list, made
     /// eagerly here: every removal of `chunk_removals` in order, then each element replaced by

@@ -153,6 +153,46 @@ where
     T: Mutate + Debug,
     R: IntoOutcome,
 {
+    check_described(
+        config,
+        prepare,
+        |input: &T| format!("{input:?}"),
+        generate,
+        property,
+    )
+}
+
+/// [`check_prepared`], with `describe` writing what the regression file's comment says of a
+/// failing input (its `Debug` otherwise): how an adapter whose inputs are genotypes (the
+/// proptest drop-in's recorded choices) shows the value the property saw instead.
+///
+/// ```
+/// use typefuzz::{check_described, Config, Context};
+/// let dir = std::env::temp_dir().join(format!("typefuzz-described-{}", std::process::id()));
+/// let config = Config::default().with_seed(1).with_regressions(dir.join("regressions"));
+/// let report = check_described(
+///     &config,
+///     |_| {},
+///     |n: &u8| format!("{} in words", ["zero", "one", "two"].get(usize::from(*n)).unwrap_or(&"many")),
+///     |cx: &mut Context| cx.generate::<u8>(),
+///     |n: &u8| *n < 2,
+/// );
+/// assert_eq!(report.failure.expect("2 fails").minimal, 2);
+/// let saved = std::fs::read_to_string(dir.join("regressions")).unwrap();
+/// assert!(saved.contains("# minimal: two in words"), "{saved}");
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn check_described<T, R>(
+    config: &Config,
+    prepare: impl FnOnce(&mut Context),
+    describe: impl FnMut(&T) -> String,
+    generate: impl FnMut(&mut Context) -> T,
+    property: impl FnMut(&T) -> R,
+) -> Report<T>
+where
+    T: Mutate + Debug,
+    R: IntoOutcome,
+{
     let from_env;
     let config = if config.read_env {
         from_env = config.clone().apply_env();
@@ -162,16 +202,16 @@ where
     };
     match workers::role(config) {
         Role::Single => Fuzzer::new(config, generate, property)
-            .prepared(prepare)
+            .prepared(prepare, describe)
             .run(),
         Role::Parent(parent) => parent.run(config, |config| {
             Fuzzer::new(config, generate, property)
-                .prepared(prepare)
+                .prepared(prepare, describe)
                 .run()
         }),
         Role::Worker(worker) => {
             let config = worker.config(config);
-            let mut fuzzer = Fuzzer::new(&config, generate, property).prepared(prepare);
+            let mut fuzzer = Fuzzer::new(&config, generate, property).prepared(prepare, describe);
             fuzzer.worker = Some(worker.clone());
             worker.finish(&fuzzer.run())
         }
@@ -243,6 +283,8 @@ struct Fuzzer<'c, T, G, P, R> {
     provenance: Provenance,
     /// Set when this process is one of several workers on the property (`TYPEFUZZ_JOBS`).
     worker: Option<Worker>,
+    /// What a regression file's comment says of a failing input (see [`check_described`]).
+    describe: Box<dyn FnMut(&T) -> String + 'c>,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -253,9 +295,15 @@ where
     P: FnMut(&T) -> R,
     R: IntoOutcome,
 {
-    /// The fuzzer, with `prepare` run on its context (see [`check_prepared`]).
-    fn prepared(mut self, prepare: impl FnOnce(&mut Context)) -> Self {
+    /// The fuzzer, with `prepare` run on its context (see [`check_prepared`]) and failing
+    /// inputs described by `describe` (see [`check_described`]).
+    fn prepared(
+        mut self,
+        prepare: impl FnOnce(&mut Context),
+        describe: impl FnMut(&T) -> String + 'c,
+    ) -> Self {
         prepare(&mut self.cx);
+        self.describe = Box::new(describe);
         self
     }
 
@@ -283,6 +331,7 @@ where
             tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),
             worker: None,
+            describe: Box::new(|input: &T| format!("{input:?}")),
             _returns: PhantomData,
         }
     }
@@ -661,7 +710,7 @@ where
         // Saved before shrinking: shrinking may hang or crash the process.
         let original = self.artifacts.save_failure(
             &failed.input,
-            &format!("unshrunk: {:?}", failed.input),
+            &format!("unshrunk: {}", (self.describe)(&failed.input)),
             None,
         );
         let Fuzzer {
@@ -685,7 +734,7 @@ where
         let original_bytes = original.as_ref().ok().cloned().flatten();
         let minimal = self.artifacts.save_failure(
             &shrunk.minimal,
-            &format!("minimal: {:?}", shrunk.minimal),
+            &format!("minimal: {}", (self.describe)(&shrunk.minimal)),
             original_bytes.as_deref(),
         );
         // Saved means the file holds the minimal input, or at least the original one.
@@ -709,7 +758,10 @@ where
             seed: stats.seed,
             shrink_steps: shrunk.steps,
             shrink_candidates: shrunk.tried,
-            shrink_note: shrunk.stopped_by.map(|limit| limit.advice()),
+            shrink_note: shrunk
+                .stopped_by
+                .map(|limit| limit.advice())
+                .or(shrunk.note),
             operators: failed.lineage,
             regression_file: self.artifacts.regression_path().filter(|_| saved),
             not_saved,

@@ -15,7 +15,13 @@
 //! a crate is built without `--cfg fuzzing`, e.g. the tests of a fuzz crate in a release
 //! build) then takes libFuzzer's definitions instead of failing to link with duplicate
 //! symbols; libFuzzer owns the hooks there, as under cargo-fuzz. Elsewhere the functions
-//! keep `#[no_mangle]` (strong symbols, as before).
+//! keep `#[no_mangle]` (strong symbols): a binary linking both the engine and libFuzzer without
+//! `--cfg fuzzing` then fails to link with `duplicate symbol: __sanitizer_cov_*` once the hooks
+//! share a codegen unit with code the binary uses (reproduced on x86-64 Linux by making these
+//! strong: `cargo test -p typefuzz-libfuzzer --lib` with `CARGO_PROFILE_TEST_CODEGEN_UNITS=1`
+//! fails with rust-lld's `duplicate symbol`, and links and passes with the weak trampolines).
+//! The remedy there is `--cfg fuzzing`, under which this module is not compiled (the
+//! libfuzzer adapter's docs say so).
 
 use super::{armed, constant_site, register, register_pc_table, value_profile_compare};
 use crate::feedback::cmplog::record_integers;
