@@ -31,10 +31,14 @@ fn bound() -> impl Strategy<Value = Bound> {
 }
 
 /// The property fails only at `Included(usize::MAX)`; nothing guides the search there (no
-/// coverage, no discards), so only mutation of the draws behind the union finds it.
+/// coverage, no discards), so only mutation of the draws behind the union finds it. Per seed the
+/// find is a matter of luck (seeds 1-12: 11 found, a median
+/// of about 2,100 tests, one seed not within 20,000), so the test asks for 7 of 8 seeds; plain
+/// regeneration finds none.
 #[test]
 fn boundary_values_behind_a_union_are_found() {
-    for seed in 1..=3 {
+    let mut missed = Vec::new();
+    for seed in 1..=8 {
         let report = typefuzz::proptest::run(
             (vec(any::<u8>(), 0..100), bound(), bound()),
             &cases(20_000, seed),
@@ -44,13 +48,18 @@ fn boundary_values_behind_a_union_are_found() {
                 Ok(())
             },
         );
-        let failure = report
-            .failure
-            .unwrap_or_else(|| panic!("seed {seed}: not found in {:#?}", report.stats));
+        let Some(failure) = report.failure else {
+            missed.push((seed, report.stats.tests));
+            continue;
+        };
         let (_, start, end) = failure.minimal;
         assert!(
             start == Bound::Included(usize::MAX) || end == Bound::Included(usize::MAX),
             "seed {seed}: {start:?} {end:?}"
         );
     }
+    assert!(
+        missed.len() <= 1,
+        "not found within 20,000 tests (seed, tests): {missed:?}"
+    );
 }
