@@ -20,6 +20,10 @@
 #[test]
 #[ignore = "needs `cargo typefuzz test` for an instrumented build; see the file's docs"]
 fn sancov_line() {
+    // cargo runs a test in its package's directory (`bench/`); the paths in the arguments, like
+    // the command lines the reports record, are the workspace root's.
+    std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .expect("the workspace root exists");
     // `quick` and `full` pass their arguments (see `typefuzz_bench::runner::ARGS_VAR`).
     let args: Vec<String> = match std::env::var(typefuzz_bench::runner::ARGS_VAR) {
         Ok(encoded) => encoded.split('\x1f').map(str::to_string).collect(),
