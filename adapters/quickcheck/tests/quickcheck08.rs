@@ -112,12 +112,14 @@ fn failures_are_shrunk_by_arbitrary_and_replayed() {
 #[test]
 fn typed_builder_mutates() {
     // quickcheck 0.8 draws integers below the generator size: only typed mutation reaches
-    // 60000 at size 100.
+    // 60000 at size 100. The run starts with quickcheck's own 100 fresh tests and mutates after
+    // them, so it asks for more than quickcheck's default count.
     fn light(w: Weight) -> bool {
         w.0 < 60_000
     }
     let report = QuickCheck::new()
         .seed(3)
+        .tests(1_000)
         .name("quickcheck08::light")
         .quicktest_typed(light as fn(Weight) -> bool);
     assert!(report.stats.mutated > 0);
