@@ -13,8 +13,13 @@ use crate::runner::stats::median;
 use crate::runner::trials_report::{machine, secs};
 
 /// A drop-in is worse on a task when its median time exceeds the plain framework's by more
-/// than this factor (or when the plain framework solves the task and the drop-in does not).
+/// than this factor and by more than [`WORSE_FLOOR_SECS`] (or when the plain framework solves
+/// the task and the drop-in does not).
 pub(crate) const WORSE_FACTOR: f64 = 1.5;
+/// Below this difference in median time (seconds) a drop-in is not called slower: a bug both
+/// find within a few milliseconds differs by the first inputs' draw and the process's warm-up
+/// (0.1 ms against 0.3 ms is a 3x ratio no user waits for), not by the schedule.
+pub(crate) const WORSE_FLOOR_SECS: f64 = 0.05;
 
 /// Writes `<stem>.csv` and `<stem>.md` into `dir`, replacing the previous ones.
 pub(crate) fn write(dir: &Path, stem: &str, rows: &[Row], markdown: &str) -> io::Result<()> {
@@ -149,7 +154,7 @@ pub(crate) fn worse(plain: &Cell, dropin: &Cell) -> Option<String> {
         ));
     }
     let (p, d) = (plain.median()?, dropin.median()?);
-    (plain.found_any() && d > WORSE_FACTOR * p).then(|| {
+    (plain.found_any() && d > WORSE_FACTOR * p && d - p > WORSE_FLOOR_SECS).then(|| {
         format!(
             "median {} vs {} ({:.1}x)",
             secs(Some(d)),
@@ -279,7 +284,8 @@ pub(crate) fn tasks_markdown(rows: &[Row], budget: Budget, command: &str) -> Str
             md,
             "\n## {} against {}\n\nMedian time to failure over the seeds (a seed that did not \
              find the bug counts as the cap); ratio = drop-in / plain. Worse: solved by plain \
-             and not by the drop-in, or median more than {WORSE_FACTOR}x plain's.\n\n| workload \
+             and not by the drop-in, or median more than {WORSE_FACTOR}x plain's and more than \
+             {floor_ms} ms longer.\n\n| workload \
              | bug | property | {} found | {} median | {} found | {} median | ratio | worse |\n\
              |---|---|---|---|---|---|---|---|---|",
             dropin.name(),
@@ -287,7 +293,8 @@ pub(crate) fn tasks_markdown(rows: &[Row], budget: Budget, command: &str) -> Str
             plain.name(),
             plain.name(),
             dropin.name(),
-            dropin.name()
+            dropin.name(),
+            floor_ms = WORSE_FLOOR_SECS * 1000.0
         );
         let mut worse_count: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
         for key in &order {
@@ -452,6 +459,34 @@ mod tests {
         assert!(
             line("proptest-dropin").ends_with("| 0.90 | 0.45 | 1.50 | 0.75 |"),
             "{md}"
+        );
+    }
+
+    fn cell(seconds: &[f64]) -> Cell {
+        Cell {
+            found: seconds.iter().map(|&s| s < 10.0).collect(),
+            capped_seconds: seconds.to_vec(),
+            crashes: 0,
+        }
+    }
+
+    #[test]
+    fn worse_needs_the_factor_and_the_floor_or_a_lost_task() {
+        // 3x slower but 0.2 ms apart: the first inputs' draw, not the schedule.
+        assert_eq!(
+            worse(&cell(&[0.0001, 0.0001]), &cell(&[0.0003, 0.0003])),
+            None
+        );
+        // 3x slower and 200 ms apart.
+        let slower = worse(&cell(&[0.1, 0.1]), &cell(&[0.3, 0.3])).expect("worse");
+        assert!(slower.contains("3.0x"), "{slower}");
+        // 1.4x slower, however long.
+        assert_eq!(worse(&cell(&[5.0, 5.0]), &cell(&[7.0, 7.0])), None);
+        // Solved by plain, not by the drop-in (a 10 s cap).
+        let lost = worse(&cell(&[0.01, 0.01]), &cell(&[0.01, 10.0])).expect("worse");
+        assert!(
+            lost.starts_with("solved by plain (2/2), drop-in 1/2"),
+            "{lost}"
         );
     }
 }
