@@ -15,9 +15,11 @@
 # runs them (from the crate's directory, one test thread), ROUNDS times each, alternating plain
 # and typefuzz (and which goes first), so that the machine's load hits both alike; the wall
 # times (and CPU times, reported) are summed over the rounds. The script fails if a test fails
-# under typefuzz but passes plain (a false failure, in any round), if the typefuzz copy does not
-# build, or if its wall time exceeds RATIO (1.25) x plain. A test failing plain as well is
-# reported, not counted against typefuzz.
+# under typefuzz but passes plain (a false failure, in any round), if a typefuzz round ends
+# other than with libtest's verdict (an abort, a signal, a hang, the timeout) unless a plain
+# round ended the same way, if the typefuzz copy does not build, or if its wall time exceeds
+# RATIO (1.25) x plain (verdict.sh; tested by bench/tests/real_suites_verdict.rs). A test
+# failing plain as well is reported, not counted against typefuzz.
 #
 # Suites (SUITE names): smol_str, roaring (proptest 1.x; roaring's treemap_iter draws sets of
 # 50,000-100,000 integers, minutes per run in a debug build); indexmap (quickcheck 1.x);
@@ -70,7 +72,7 @@ suites=()
 for arg in "$@"; do
   case "$arg" in
     --bounded) bounded=1 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) suite "$arg" >/dev/null || { echo "real-suites: unknown suite '$arg'" >&2; exit 2; }
        suites+=("$arg") ;;
   esac
@@ -79,6 +81,10 @@ if [ "${#suites[@]}" -eq 0 ]; then
   suites=(smol_str indexmap itertools)
 fi
 if [ "$bounded" -eq 1 ] && [ -z "${REAL_SUITES_TIMEOUT:-}" ]; then TIMEOUT=600; fi
+
+# timed_test, counts, statuses and judge_suite (the verdict).
+# shellcheck source=verdict.sh
+source "$ROOT/bench/real-suites/verdict.sh"
 
 mkdir -p "$WORK"
 export CARGO_TARGET_DIR="$WORK/target"
@@ -142,23 +148,6 @@ build_tests() {
   sed -nE 's/^ *Executable .* \((.*)\)$/\1/p' "$log" | tail -1
 }
 
-# Runs test binary $2 of the crate in $1 as `cargo test` would; appends its output to log $3
-# (exit status in $3.status, the worst of the rounds) and prints "wall cpu" in seconds.
-timed_test() {
-  local dir="$1" binary="$2" log="$3" status times
-  local TIMEFORMAT='%R %U %S'
-  set +e
-  times="$( { time (cd "$dir" && CARGO_MANIFEST_DIR="$dir" timeout "$TIMEOUT" "$binary" --test-threads=1 >>"$log" 2>&1) ; } 2>&1 )"
-  status=$?
-  set -e
-  if [ "$status" -ne 0 ] || [ ! -s "$log.status" ]; then echo "$status" > "$log.status"; fi
-  echo "$times" | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
-}
-
-failed_tests() { grep -E '^test .* \.\.\. FAILED$' "$1" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | sort -u; }
-# The last round's counts (a log holds every round).
-counts() { grep -E '^test result:' "$1" | tail -1 | awk '{printf "%d passed, %d failed", $4, $6}'; }
-
 status=0
 summary=()
 for name in "${suites[@]}"; do
@@ -204,44 +193,9 @@ for name in "${suites[@]}"; do
   done
   ratio="$(echo "$t_typefuzz / $t_plain" | bc -l)"
   cpu_ratio="$(echo "$c_typefuzz / $c_plain" | bc -l)"
-  printf '   plain:    %6.1f s wall, %6.1f s CPU over %s rounds  %s (exit %s)\n' "$t_plain" "$c_plain" "$ROUNDS" "$(counts "$WORK/$name/test-plain.log")" "$(cat "$WORK/$name/test-plain.log.status")"
-  printf '   typefuzz: %6.1f s wall, %6.1f s CPU over %s rounds  %s (exit %s)  = %.2fx plain wall (bar %sx), %.2fx CPU\n' "$t_typefuzz" "$c_typefuzz" "$ROUNDS" "$(counts "$WORK/$name/test-typefuzz.log")" "$(cat "$WORK/$name/test-typefuzz.log.status")" "$ratio" "$RATIO" "$cpu_ratio"
-  false_failures="$(comm -13 <(failed_tests "$WORK/$name/test-plain.log") <(failed_tests "$WORK/$name/test-typefuzz.log"))"
-  both="$(comm -12 <(failed_tests "$WORK/$name/test-plain.log") <(failed_tests "$WORK/$name/test-typefuzz.log"))"
-  verdict="ok"
-  if [ -n "$both" ]; then echo "   note: failing plain too (not counted): $(echo $both)"; fi
-  if [ -n "$false_failures" ]; then
-    echo "   FAIL: false failures (pass plain, fail under typefuzz): $(echo $false_failures)" >&2
-    verdict="FAIL (false failures)"; status=1
-  fi
-  # A run that ends other than with libtest's own verdict (0 all passed, 101 a test failed) did
-  # not finish the suite: a hang (exit 70, typefuzz's per-test limit), an abort or a signal
-  # (128+N), a crash. That fails the step whatever the FAILED lines say, unless plain ended the
-  # same way.
-  s_plain="$(cat "$WORK/$name/test-plain.log.status")"
-  s_typefuzz="$(cat "$WORK/$name/test-typefuzz.log.status")"
-  if [ "$s_typefuzz" = 124 ]; then
-    echo "   FAIL: the typefuzz run hit the ${TIMEOUT} s timeout" >&2
-    verdict="FAIL (timeout)"; status=1
-  elif [ "$s_typefuzz" != 0 ] && [ "$s_typefuzz" != 101 ] && [ "$s_typefuzz" != "$s_plain" ]; then
-    why="exit $s_typefuzz"
-    [ "$s_typefuzz" = 70 ] && why="$why, a hang"
-    [ "$s_typefuzz" -gt 128 ] && why="$why, signal $((s_typefuzz - 128))"
-    echo "   FAIL: the typefuzz test binary did not finish the suite ($why; plain: exit $s_plain); last lines of $WORK/$name/test-typefuzz.log:" >&2
-    tail -n 15 "$WORK/$name/test-typefuzz.log" | sed 's/^/     /' >&2
-    verdict="FAIL (crash: $why)"; status=1
-  elif [ "$s_typefuzz" = 101 ] && [ -z "$(failed_tests "$WORK/$name/test-typefuzz.log")" ]; then
-    echo "   FAIL: the typefuzz test binary exited 101 without a failing test (a panic outside the tests)" >&2
-    verdict="FAIL (exit 101, no failing test)"; status=1
-  elif [ "$(echo "$ratio > $RATIO" | bc -l)" = 1 ]; then
-    if [ "$RATIO_FATAL" = 0 ]; then
-      echo "   OVER THE BAR (reported, not fatal: REAL_SUITES_RATIO_FATAL=0): wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
-      [ "$verdict" = ok ] && verdict="over the wall-time bar (not fatal)"
-    else
-      echo "   FAIL: wall time $(printf %.2f "$ratio")x plain exceeds ${RATIO}x" >&2
-      [ "$verdict" = ok ] && verdict="FAIL (wall time)"; status=1
-    fi
-  fi
+  printf '   plain:    %6.1f s wall, %6.1f s CPU over %s rounds  %s (exit %s)\n' "$t_plain" "$c_plain" "$ROUNDS" "$(counts "$WORK/$name/test-plain.log")" "$(statuses "$WORK/$name/test-plain.log")"
+  printf '   typefuzz: %6.1f s wall, %6.1f s CPU over %s rounds  %s (exit %s)  = %.2fx plain wall (bar %sx), %.2fx CPU\n' "$t_typefuzz" "$c_typefuzz" "$ROUNDS" "$(counts "$WORK/$name/test-typefuzz.log")" "$(statuses "$WORK/$name/test-typefuzz.log")" "$ratio" "$RATIO" "$cpu_ratio"
+  verdict="$(judge_suite "$WORK/$name" "$ratio")" || status=1
   summary+=("$name: $verdict, plain $(printf %.1f "$t_plain") s, typefuzz $(printf %.1f "$t_typefuzz") s wall over $ROUNDS rounds ($(printf %.2f "$ratio")x; CPU $(printf %.2f "$cpu_ratio")x)")
 done
 
