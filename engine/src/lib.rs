@@ -99,6 +99,7 @@ mod fuzzer;
 mod outcome;
 mod report;
 mod schedule;
+mod show;
 mod shrink;
 mod stats;
 
@@ -110,7 +111,7 @@ pub use config::{Config, FeedbackSources, Framework, Schedule, DISCARD_TIME};
 pub use executor::{run_once, Verdict};
 pub use fuzzer::{check, check_described, check_prepared};
 pub use outcome::{Discard, Discarded, FailureKind, IntoOutcome, Outcome};
-pub use report::{elide, MAX_SHOWN};
 pub use report::{DebugArgs, Failure, InputSource, Report};
+pub use show::{elide, format_bounded, MAX_FORMATTED, MAX_SHOWN};
 pub use stats::{AssumeStats, LabelStats, Stats, StopReason};
 pub use typefuzz_core::{Context, Mutate, Operator, Operators};

@@ -4,7 +4,7 @@
 use std::fmt::{self, Debug};
 use std::path::PathBuf;
 
-use crate::{FailureKind, Operator, Stats, StopReason};
+use crate::{format_bounded, FailureKind, Operator, Stats, StopReason, MAX_FORMATTED};
 
 /// What [`check`](crate::check) found.
 ///
@@ -406,27 +406,31 @@ impl<T> Failure<T> {
 }
 
 /// The minimal input (`{:#?}`) and the message, then the lines of [`Failure::details`] without
-/// the run's statistics.
+/// the run's statistics. Each input shows at most [`MAX_FORMATTED`] bytes (see
+/// [`format_bounded`]).
 impl<T: Debug> fmt::Display for Failure<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let minimal = format_bounded(MAX_FORMATTED, format_args!("{:#?}", self.minimal));
         let lead = format!(
-            "minimal failing input: {:#?}\nfailure: {}",
-            self.minimal, self.message
+            "minimal failing input: {minimal}\nfailure: {}",
+            self.message
         );
-        let original = format!("{:?}", self.original);
+        let original = format_bounded(MAX_FORMATTED, format_args!("{:?}", self.original));
         self.write_details(f, None, Some(&lead), &original, &[])
     }
 }
 
 /// Formats a property's argument tuple the way test frameworks print counterexamples: each
 /// argument's `Debug` text, comma-separated (quickcheck), or with the argument names (proptest).
-/// Implemented for `()` and tuples of up to twelve `Debug` values.
+/// Implemented for `()` and tuples of up to twelve `Debug` values. The text is bounded like
+/// [`format_bounded`]'s, at [`MAX_FORMATTED`] bytes for all the arguments together.
 ///
 /// ```
 /// use typefuzz::DebugArgs;
 /// assert_eq!((1u8, "a").debug_args(), r#"1, "a""#);
 /// assert_eq!((1u8, "a").named(&["x", "y"]), r#"x = 1, y = "a""#);
 /// assert_eq!(().debug_args(), "");
+/// assert!((vec![0u8; 1 << 20], 1u8).debug_args().len() < 70_000);
 /// ```
 pub trait DebugArgs {
     /// The arguments' `Debug` texts, comma-separated.
@@ -445,25 +449,33 @@ impl DebugArgs for () {
     }
 }
 
-/// Appends one argument to `out`, named if `name` is given.
-fn push_arg(out: &mut String, index: usize, name: Option<&str>, value: &dyn Debug) {
-    use std::fmt::Write as _;
-    if index > 0 {
-        out.push_str(", ");
+/// Arguments with their names, displayed as [`DebugArgs::named`] shows them.
+struct Named<'a> {
+    values: &'a [&'a dyn Debug],
+    names: &'a [&'a str],
+}
+
+impl fmt::Display for Named<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, value) in self.values.iter().enumerate() {
+            if index > 0 {
+                f.write_str(", ")?;
+            }
+            match self.names.get(index) {
+                Some(name) => write!(f, "{name} = {value:?}")?,
+                None => write!(f, "{value:?}")?,
+            }
+        }
+        Ok(())
     }
-    let _ = match name {
-        Some(name) => write!(out, "{name} = {value:?}"),
-        None => write!(out, "{value:?}"),
-    };
 }
 
 macro_rules! debug_args {
     ($( ($($name:ident $index:tt),+) )+) => {$(
         impl<$($name: Debug),+> DebugArgs for ($($name,)+) {
             fn named(&self, names: &[&str]) -> String {
-                let mut out = String::new();
-                $(push_arg(&mut out, $index, names.get($index).copied(), &self.$index);)+
-                out
+                let values: &[&dyn Debug] = &[$(&self.$index),+];
+                format_bounded(MAX_FORMATTED, format_args!("{}", Named { values, names }))
             }
         }
     )+};
@@ -484,33 +496,99 @@ debug_args! {
     (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11)
 }
 
-/// Failure messages show inputs up to this many characters whole; longer ones are elided by
-/// [`elide`] (the regression file keeps them whole).
-pub const MAX_SHOWN: usize = 400;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `text`, or its first 200 and last 100 characters around a note of how many were left out
-/// when it is longer than [`MAX_SHOWN`] characters: how the drop-ins print a long input in a
-/// failure message, whose regression file replays it whole.
-///
-/// ```
-/// use typefuzz::elide;
-/// assert_eq!(elide("(1, 2)"), "(1, 2)");
-/// let long = format!("[{}]", "7, ".repeat(300));
-/// let shown = elide(&long);
-/// assert!(shown.starts_with("[7, 7"));
-/// assert!(shown.contains(" .. (602 characters elided) .. "));
-/// assert!(shown.chars().count() < 400);
-/// ```
-pub fn elide(text: &str) -> String {
-    let chars = text.chars().count();
-    if chars <= MAX_SHOWN {
-        return text.to_string();
+    /// A failure whose original and minimal inputs are `input`.
+    fn failure_of<T: Clone>(input: T) -> Failure<T> {
+        Failure {
+            original: input.clone(),
+            minimal: input,
+            message: "assertion failed".into(),
+            kind: FailureKind::Panic,
+            seed: 1,
+            shrink_steps: 0,
+            shrink_candidates: 0,
+            shrink_note: None,
+            operators: Vec::new(),
+            regression_file: None,
+            not_saved: None,
+            notes: Vec::new(),
+            name: None,
+            tests: 1,
+            discards: 0,
+            source: InputSource::Regression,
+        }
     }
-    let (head, tail) = (MAX_SHOWN / 2, MAX_SHOWN / 4);
-    let start: String = text.chars().take(head).collect();
-    let end: String = text.chars().skip(chars - tail).collect();
-    format!(
-        "{start} .. ({} characters elided) .. {end}",
-        chars - head - tail
-    )
+
+    #[test]
+    fn a_100_mb_input_is_reported_in_bounded_text() {
+        let failure = failure_of(vec![7u8; 100 << 20]);
+        let report = failure.to_string();
+        // The minimal input (pretty) and the original, each stopped at the bound.
+        assert_eq!(
+            report
+                .matches("(formatting stopped after 65536 bytes)")
+                .count(),
+            2
+        );
+        assert!(
+            report.len() < 2 * MAX_FORMATTED + 2048,
+            "{} bytes",
+            report.len()
+        );
+        assert!(report.contains("failure: assertion failed"));
+        assert!(report.contains("not saved: the property has no name"));
+        let arguments = (failure.minimal, 1u8).named(&["v", "n"]);
+        assert!(arguments.starts_with("v = [7, 7, "));
+        assert!(arguments.len() < MAX_FORMATTED + 100);
+    }
+
+    #[test]
+    fn a_million_deep_input_is_reported_without_overflowing_the_stack() {
+        /// A list whose derived `Debug` recurses once per level.
+        #[derive(Clone, Debug)]
+        #[allow(dead_code)] // the fields are read by `Debug` only
+        enum List {
+            Nil,
+            Cons(u32, Box<List>),
+        }
+        /// Builds it and drops it without recursion (derived `Clone` and drop would
+        /// overflow as well: the report is what is under test).
+        fn with_deep_list<R>(depth: u32, f: impl FnOnce(&List) -> R) -> R {
+            let mut list = List::Nil;
+            for value in 0..depth {
+                list = List::Cons(value, Box::new(list));
+            }
+            let result = f(&list);
+            let mut next = list;
+            while let List::Cons(_, tail) = next {
+                next = *tail;
+            }
+            result
+        }
+        let (report, arguments) = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                with_deep_list(1_000_000, |list| {
+                    // A failure of references: cloning them is shallow.
+                    let report = failure_of(list).to_string();
+                    let arguments = (list,).debug_args();
+                    (report, arguments)
+                })
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        assert!(
+            report.contains("minimal failing input: Cons(\n"),
+            "{}",
+            &report[..200]
+        );
+        assert!(report.contains("failure: assertion failed"));
+        assert!(report.len() < 2 * MAX_FORMATTED + 2048);
+        assert!(arguments.starts_with("Cons(999999, Cons(999998, "));
+        assert!(arguments.ends_with(')'));
+    }
 }

@@ -69,6 +69,44 @@ fn the_original_is_replaced_by_the_minimal_input() {
 }
 
 #[test]
+fn a_huge_failing_input_is_shown_bounded_and_saved_whole() {
+    let dir = scratch("huge");
+    let file = dir.join("prop.txt");
+    let report = check(
+        &Config::default()
+            .with_seed(1)
+            .with_regressions(&file)
+            .with_shrink_steps(0)
+            .with_keep_seeds(false)
+            .with_read_env(false),
+        |_| vec![7u8; 1 << 20],
+        |v| v.len() < 1 << 20,
+    );
+    let failure = report.failure.expect("fails");
+    // The message shows the first 64 KiB of each input's text (about 3 MB whole)...
+    let message = failure.to_string();
+    assert!(message.contains("(formatting stopped after 65536 bytes)"));
+    assert!(message.len() < 2 * typefuzz::MAX_FORMATTED + 4096);
+    // ... the regression file's comment less, and its entry all of it, which replays.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let entry = text
+        .lines()
+        .find(|l| l.starts_with("cc "))
+        .expect("an entry");
+    let (data, comment) = entry.split_once(" # ").expect("a comment");
+    assert!(
+        comment.starts_with("minimal: [7, 7, ") && comment.len() < 300,
+        "{comment}"
+    );
+    let hex = data[3..].split(' ').next().unwrap();
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
+        .collect();
+    assert_eq!(codec::from_bytes::<Vec<u8>>(&bytes), vec![7u8; 1 << 20]);
+}
+
+#[test]
 fn a_corrupt_regression_file_is_skipped() {
     let dir = scratch("corrupt");
     let file = dir.join("prop.txt");

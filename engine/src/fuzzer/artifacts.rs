@@ -451,9 +451,10 @@ fn type_name<T>() -> &'static str {
     }
 }
 
-/// Decodes and formats an input (for the hang report, which only has bytes).
+/// Decodes and formats an input, bounded (for the hang report, which only has bytes).
 fn describe<T: Mutate + Debug>(bytes: &[u8]) -> String {
-    format!("{:?}", codec::from_bytes::<T>(bytes))
+    let input = codec::from_bytes::<T>(bytes);
+    crate::format_bounded(crate::MAX_FORMATTED, format_args!("{input:?}"))
 }
 
 #[cfg(test)]

@@ -64,8 +64,8 @@ use crate::shrink;
 use crate::stats::Tally;
 use crate::workers::{self, Role, Worker};
 use crate::{
-    Config, Context, Failure, FailureKind, InputSource, IntoOutcome, Mutate, Operator, Report,
-    StopReason,
+    format_bounded, Config, Context, Failure, FailureKind, InputSource, IntoOutcome, Mutate,
+    Operator, Report, StopReason, MAX_FORMATTED,
 };
 use artifacts::Recipe;
 use artifacts::RunArtifacts;
@@ -156,7 +156,7 @@ where
     check_described(
         config,
         prepare,
-        |input: &T| format!("{input:?}"),
+        |input: &T| describe(input),
         generate,
         property,
     )
@@ -331,7 +331,7 @@ where
             tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),
             worker: None,
-            describe: Box::new(|input: &T| format!("{input:?}")),
+            describe: Box::new(|input: &T| describe(input)),
             _returns: PhantomData,
         }
     }
@@ -802,6 +802,12 @@ where
             )
         })
     }
+}
+
+/// What a regression file's comment says of a failing input unless an adapter says otherwise
+/// ([`check_described`]): its `Debug` text, bounded (see [`format_bounded`]).
+fn describe<T: Debug>(input: &T) -> String {
+    format_bounded(MAX_FORMATTED, format_args!("{input:?}"))
 }
 
 /// A seed for runs without one: different on every run (the report prints it for replay).
