@@ -354,8 +354,12 @@ impl<V: Version> Builder<V> {
     ) -> Report<G> {
         let size = self.size;
         with_run_size(size, || {
-            typefuzz_engine::check(
+            typefuzz_engine::check_described(
                 &self.config(),
+                |_| {},
+                // The regression file's comment shows the arguments as the failure message
+                // does, not the genotype (its seed and shrink path).
+                |input: &G| format!("({})", input.args().debug_args()),
                 |cx| G::fresh(size, cx.rng().u64(..)),
                 |input: &G| property.call(input.take_args()),
             )
