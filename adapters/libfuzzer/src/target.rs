@@ -12,7 +12,7 @@ use libfuzzer_sys::Corpus;
 
 use crate::cmplog;
 use typefuzz_engine::codec::from_bytes;
-use typefuzz_engine::{run_once, Discarded, IntoOutcome, Mutate, Verdict};
+use typefuzz_engine::{format_bounded, run_once, Discarded, IntoOutcome, Mutate, Verdict};
 
 thread_local! {
     /// The input being run on this thread, for the panic hook to decode and print. A raw slice:
@@ -161,15 +161,9 @@ fn print_current_input<T: Mutate + Debug>() {
     // hook runs on the panicking thread before any unwinding releases the borrow.
     let bytes = unsafe { std::slice::from_raw_parts(data, len) };
     let value: T = from_bytes(bytes);
-    let mut text = format!("{value:?}");
-    if text.len() > MAX_DEBUG_LEN {
-        let mut cut = MAX_DEBUG_LEN;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        text.truncate(cut);
-        text.push_str("...");
-    }
+    // Bounded while formatting: a huge input is not formatted whole, nor a deep one recursed
+    // into past the stack (this runs in the panic hook).
+    let text = format_bounded(MAX_DEBUG_LEN, format_args!("{value:?}"));
     eprintln!("typefuzz: failing input ({}): {text}", type_name::<T>());
 }
 

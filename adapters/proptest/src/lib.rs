@@ -154,7 +154,10 @@ use std::time::Duration;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as ProptestConfig, Reason, RngSeed, TestCaseError, TestError};
 use typefuzz_engine::mutate::ValueHasher;
-use typefuzz_engine::{elide, Config, Failure, Framework, Mutate, Outcome, Report, Stats};
+use typefuzz_engine::{
+    elide, format_bounded, Config, Failure, Framework, Mutate, Outcome, Report, Stats,
+    MAX_FORMATTED,
+};
 
 /// Formats an argument tuple with the argument names, as proptest does: `x = 1, y = "a"` (the
 /// engine's argument formatting, shared with the quickcheck adapter).
@@ -335,6 +338,11 @@ impl SameValue {
     }
 }
 
+/// How a failure shows a value: its `Debug` text, bounded (see [`format_bounded`]).
+fn show<V: Debug + ?Sized>(value: &V) -> String {
+    format_bounded(MAX_FORMATTED, format_args!("{value:?}"))
+}
+
 /// A hash of `value`'s `Debug` text: the value as the report prints it.
 fn value_hash<V: Debug>(value: &V) -> u64 {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
@@ -385,8 +393,11 @@ where
         // The regression file's comment shows the value the strategy builds from the recorded
         // choices, not the choices' bytes.
         |genotype: &A::Genotype| match argument.express(genotype, &building) {
-            Ok(tree) => format!("{:?}", tree.current()),
-            Err(_) => format!("{genotype:?} (its strategy rejects these choices)"),
+            Ok(tree) => show(&tree.current()),
+            Err(_) => format_bounded(
+                MAX_FORMATTED,
+                format_args!("{genotype:?} (its strategy rejects these choices)"),
+            ),
         },
         |cx| generator.generate(cx),
         |genotype: &A::Genotype| {
@@ -531,7 +542,7 @@ where
     F: FnMut(S::Value) -> Result<(), TestCaseError>,
 {
     let report = run(strategy, proptest, property);
-    conclude(report, proptest, &|value: &S::Value| format!("{value:?}"))
+    conclude(report, proptest, &|value: &S::Value| show(value))
 }
 
 /// proptest's `TestRunner` as a drop-in: `TestRunner::new(config).run(&strategy, test)` has
@@ -623,8 +634,10 @@ impl TestRunner {
         let stats = report.stats.clone();
         match report.failure {
             Some(failure) => {
-                let show = |value: &S::Value| format!("{value:?}");
-                eprintln!("{}", failure_message(&failure, &stats, &proptest, &show));
+                eprintln!(
+                    "{}",
+                    failure_message(&failure, &stats, &proptest, &|value| show(value))
+                );
                 Err(TestError::Fail(
                     Reason::from(failure.message),
                     failure.minimal,

@@ -260,11 +260,19 @@ pub fn run_with<M: StateMachineTest>(
     let guided = guided::GuidedModel::new(Model::<Reference<M>>::new(proptest));
     let mut test_config = proptest.clone();
     test_config.failure_persistence = None;
-    let report = typefuzz_engine::check_prepared(
+    // The regression file's comment shows the transitions and states a saved sequence
+    // replays to, not its recorded choices; decoded by a model of its own, made at the first
+    // failure (the run's model is the property's).
+    let mut describing: Option<Model<Reference<M>>> = None;
+    let report = typefuzz_engine::check_described(
         &config,
         |cx| {
             cx.set_extension(donors);
             cx.set_extension(guided);
+        },
+        |commands: &Commands| {
+            let model = describing.get_or_insert_with(|| Model::new(proptest));
+            show_sequence(model.decode(commands).as_ref(), commands)
         },
         |cx| generator.generate(cx),
         |commands: &Commands| {
@@ -376,11 +384,7 @@ fn failure_message<R: ReferenceStateMachine>(
         } else {
             None
         };
-        match trace {
-            Some(trace) => trace.to_string(),
-            // The model's strategies no longer read these bytes the same way.
-            None => format!("{commands:?} (no longer decodes to an enabled sequence)"),
-        }
+        show_sequence(trace, commands)
     };
     let mut out = typefuzz_proptest::failure_message(failure, &run.report.stats, proptest, &show);
     let _ = writeln!(
@@ -390,6 +394,24 @@ fn failure_message<R: ReferenceStateMachine>(
     );
     out.push_str(&run.command_table());
     out
+}
+
+/// How a failure shows a command sequence: its `trace` (the transitions and the states after
+/// them) if it replays to one, else its recorded choices; bounded (see
+/// [`typefuzz_engine::format_bounded`]).
+fn show_sequence<R: ReferenceStateMachine>(
+    trace: Option<&Trace<R>>,
+    commands: &Commands,
+) -> String {
+    use typefuzz_engine::{format_bounded, MAX_FORMATTED};
+    match trace {
+        Some(trace) => format_bounded(MAX_FORMATTED, format_args!("{trace}")),
+        // The model's strategies no longer read these bytes the same way.
+        None => format_bounded(
+            MAX_FORMATTED,
+            format_args!("{commands:?} (no longer decodes to an enabled sequence)"),
+        ),
+    }
 }
 
 /// What the macro expands to. Not public API.
