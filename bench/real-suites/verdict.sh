@@ -17,7 +17,8 @@ timed_test() {
   status=$?
   set -e
   echo "$status" >> "$log.status"
-  echo "$times" | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
+  # `time`'s line is the last (a shell's note on a killed child would come before it).
+  echo "$times" | tail -n 1 | awk '{printf "%.3f %.3f\n", $1, $2 + $3}'
 }
 
 failed_tests() { grep -E '^test .* \.\.\. FAILED$' "$1" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | sort -u; }

@@ -86,8 +86,9 @@ impl IntoOutcome for bool {
     }
 }
 
-/// `Ok` passes and `Err(e)` fails with `e`'s `Debug` text, whatever `E` is (a borrowed
-/// `Result<(), &str>` included).
+/// `Ok` passes and `Err(e)` fails with `e`'s `Debug` text (bounded as
+/// [`format_bounded`](crate::format_bounded)'s), whatever `E` is (a borrowed `Result<(), &str>`
+/// included).
 ///
 /// The engine does not look inside `E`: a framework whose error type carries a discard (proptest's
 /// `TestCaseError::Reject`) is mapped to [`Outcome`] by its adapter, at the call site, before the
@@ -101,12 +102,17 @@ impl IntoOutcome for bool {
 /// }
 /// assert_eq!(borrowed("x").into_outcome(), Outcome::Pass);
 /// assert_eq!(borrowed("").into_outcome(), Outcome::Fail(r#"property returned Err("")"#.into()));
+/// let Outcome::Fail(huge) = Err::<(), _>(vec![0u8; 1 << 20]).into_outcome() else { panic!() };
+/// assert!(huge.ends_with("(formatting stopped after 65536 bytes)"));
 /// ```
 impl<T, E: Debug> IntoOutcome for Result<T, E> {
     fn into_outcome(self) -> Outcome {
         match self {
             Ok(_) => Outcome::Pass,
-            Err(error) => Outcome::Fail(format!("property returned Err({error:?})")),
+            Err(error) => Outcome::Fail(crate::format_bounded(
+                crate::MAX_FORMATTED,
+                format_args!("property returned Err({error:?})"),
+            )),
         }
     }
 }
