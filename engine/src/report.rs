@@ -524,7 +524,9 @@ mod tests {
 
     #[test]
     fn a_100_mb_input_is_reported_in_bounded_text() {
-        let failure = failure_of(vec![7u8; 100 << 20]);
+        let input = vec![7u8; 100 << 20];
+        // A failure of a reference: its original and minimal are one 100 MB value.
+        let failure = failure_of(&input);
         let report = failure.to_string();
         // The minimal input (pretty) and the original, each stopped at the bound.
         assert_eq!(
