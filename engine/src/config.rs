@@ -65,7 +65,10 @@ pub struct FeedbackSources {
     /// compiler, so the engine keeps seeds and mutates even when nothing else gives feedback.
     /// It is the fallback: once another source finds something new in a run, structure stops
     /// keeping seeds for the rest of that run. Ignored by [`Schedule::FuzzChick`] (the paper's
-    /// feedback only) and [`Schedule::Generate`] (which never mutates).
+    /// feedback only) and [`Schedule::Generate`] (which never mutates), and for the valid inputs
+    /// of a run that ends within its [fresh prefix](Config::fresh_first) without a campaign's
+    /// kept corpus or a corpus directory (a drop-in under a plain `cargo test`): such a run
+    /// mutates nothing and keeps no seed for its structure alone.
     pub structure: bool,
     /// Whether structure feedback may observe only a sample of the inputs once no input showed a
     /// new feature for a long stretch (4096 inputs; then one in 2, ... one in 16 as the stretch

@@ -132,3 +132,53 @@ fn derived_constructor_tokens_are_the_engines() {
         "a derived value is observed whole"
     );
 }
+
+/// A run that ends within its fresh prefix (a drop-in under a plain `cargo test`: the prefix is
+/// the framework's case count) mutates nothing, and its kept corpus takes no seed found for its
+/// structure alone, so it does not walk its valid inputs; everything that could use the walk
+/// still gets it: a run that mutates after the prefix, a campaign (whose kept corpus keeps
+/// structure seeds), a corpus directory, and the discarded inputs (should the prefix end on
+/// the framework's reject limit, mutation climbs from them).
+#[test]
+fn a_run_that_ends_within_its_fresh_prefix_walks_only_what_may_be_used() {
+    use std::time::Duration;
+    let stats = |config: Config, discard_odd: bool| {
+        let config = config.with_seed(3).with_max_size(6).with_progress(false);
+        let report = check(
+            &config,
+            |cx| cx.generate::<Expr>(),
+            |expr| match (discard_odd, expr) {
+                (true, Expr::Num(n)) if n % 2 != 0 => typefuzz::Outcome::Discard,
+                _ => typefuzz::Outcome::Pass,
+            },
+        );
+        assert!(report.failure.is_none());
+        report.stats
+    };
+    let fresh_only = Config::default()
+        .with_cases(200)
+        .with_fresh_first(200, u64::MAX);
+    let quiet = stats(fresh_only.clone(), false);
+    assert_eq!((quiet.tests, quiet.mutated), (200, 0));
+    assert_eq!(quiet.structure_features, 0, "{quiet:?}");
+    assert_eq!(quiet.seeds_found, 0, "{quiet:?}");
+
+    let mutating = stats(fresh_only.clone().with_cases(400), false);
+    assert!(mutating.mutated > 0, "{mutating:?}");
+    assert!(mutating.structure_features > 0, "{mutating:?}");
+
+    let campaign = stats(
+        fresh_only.clone().with_time(Duration::from_secs(600)),
+        false,
+    );
+    assert!(campaign.structure_features > 0, "{campaign:?}");
+
+    let dir = std::env::temp_dir().join(format!("typefuzz-fresh-only-{}", std::process::id()));
+    let with_corpus = stats(fresh_only.clone().with_corpus(&dir), false);
+    assert!(with_corpus.structure_features > 0, "{with_corpus:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let discarding = stats(fresh_only, true);
+    assert!(discarding.discards > 0, "{discarding:?}");
+    assert!(discarding.structure_features > 0, "{discarding:?}");
+}

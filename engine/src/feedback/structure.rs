@@ -26,6 +26,8 @@ const MAX_STRIDE_LOG2: u32 = 4;
 /// makes almost every walk worthless. The sample depends on the count of inputs only, so runs
 /// stay deterministic.
 pub(crate) struct StructureMap {
+    /// The features seen, one bit each: allocated by the first walk, so a run that walks no
+    /// input (see `Fuzzer::walks_valid`) does not clear 8 KiB for nothing.
     seen: Vec<u64>,
     pub(crate) features: u64,
     /// Inputs offered since the last one that showed a new feature.
@@ -42,7 +44,7 @@ pub(crate) struct StructureMap {
 impl StructureMap {
     pub(crate) fn new() -> Self {
         StructureMap {
-            seen: vec![0; Structure::MAP_WORDS],
+            seen: Vec::new(),
             features: 0,
             quiet: 0,
             offered: 0,
@@ -73,6 +75,9 @@ impl StructureMap {
         let mut new = 0;
         self.walked = self.due();
         if self.walked {
+            if self.seen.is_empty() {
+                self.seen = vec![0; Structure::MAP_WORDS];
+            }
             let mut structure = Structure::features_only(&mut self.seen);
             if let Some(focus) = focus {
                 structure.focus(focus);

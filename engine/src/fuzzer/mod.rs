@@ -222,13 +222,14 @@ where
 /// [`TestParts`] of a fuzzer, borrowed field by field (a macro, not a method: the caller may
 /// hold a seed borrowed from the queues meanwhile).
 macro_rules! test_parts {
-    ($fuzzer:expr, $provenance:expr) => {
+    ($fuzzer:expr, $provenance:expr, $walk_valid:expr) => {
         TestParts {
             artifacts: &mut $fuzzer.artifacts,
             property: &mut $fuzzer.property,
             feedback: &mut $fuzzer.feedback,
             tally: &mut $fuzzer.tally,
             provenance: $provenance,
+            walk_valid: $walk_valid,
         }
     };
 }
@@ -240,6 +241,8 @@ struct TestParts<'f, P> {
     feedback: &'f mut Feedback,
     tally: &'f mut Tally,
     provenance: &'f mut Provenance,
+    /// Whether a valid input's structure is observed (see [`Fuzzer::walks_valid`]).
+    walk_valid: bool,
 }
 
 /// What [`Fuzzer::test`] learned of an input, for [`Fuzzer::settle`].
@@ -283,6 +286,9 @@ struct Fuzzer<'c, T, G, P, R> {
     provenance: Provenance,
     /// Set when this process is one of several workers on the property (`TYPEFUZZ_JOBS`).
     worker: Option<Worker>,
+    /// Whether the run ends within its fresh prefix with nothing to keep structure seeds for
+    /// (see [`fresh_only`]).
+    fresh_only: bool,
     /// What a regression file's comment says of a failing input (see [`check_described`]).
     describe: Box<dyn FnMut(&T) -> String + 'c>,
     _returns: PhantomData<fn() -> R>,
@@ -331,6 +337,7 @@ where
             tally: Tally::new(seed, config.status_line()),
             provenance: Provenance::new::<T>(config),
             worker: None,
+            fresh_only: fresh_only(config),
             describe: Box::new(|input: &T| describe(input)),
             _returns: PhantomData,
         }
@@ -479,7 +486,8 @@ where
             seed,
             mutations,
             |provenance, mutant, recipe, focus| {
-                let parts = test_parts!(self, provenance);
+                // A mutant: the fresh prefix is over.
+                let parts = test_parts!(self, provenance, true);
                 let tested = Self::test_with(parts, mutant, recipe, None, focus);
                 let input = tested.keeps_input().then(|| mutant.clone());
                 (tested, input)
@@ -524,8 +532,19 @@ where
     /// [`run_one`](Self::run_one)'s first half: runs the property on `input` and feeds the
     /// outcome to the statistics and the feedback. Touches neither the queues nor the input.
     fn test(&mut self, input: &T, recipe: Option<&Recipe>, hash: Option<u64>) -> Tested {
-        let parts = test_parts!(self, &mut self.provenance);
+        let walk_valid = self.walks_valid();
+        let parts = test_parts!(self, &mut self.provenance, walk_valid);
         Self::test_with(parts, input, recipe, hash, None)
+    }
+
+    /// Whether the structure of a valid input is observed now: always, except during the fresh
+    /// prefix of a run that ends within it ([`fresh_only`]). There nothing is ever mutated, and
+    /// the kept corpus takes no seed found for its structure alone, so a valid input's walk
+    /// (about as costly as generating the input) could only keep a seed nobody uses. Discarded
+    /// inputs are still observed: should the prefix end on the framework's reject limit
+    /// instead, the search climbs out of the discards from the seeds they left.
+    fn walks_valid(&self) -> bool {
+        !(self.fresh_only && self.scheduler.in_fresh_prefix())
     }
 
     /// [`test`](Self::test) on the parts of the fuzzer it touches, so that the input can be a
@@ -545,6 +564,7 @@ where
             feedback,
             tally,
             provenance,
+            walk_valid,
         } = parts;
         let unverified = provenance.take_unverified();
         let verdict = artifacts.execute(property, input, feedback, recipe);
@@ -564,7 +584,10 @@ where
         let valid_len = (valid && feedback.wants_valid_len(discards))
             .then(|| artifacts.last_input(input).len());
         let mut novelty = feedback.observe(valid_len, discards > 0);
-        novelty.structure = feedback.observe_structure(input, focus);
+        novelty.structure = match valid && !walk_valid {
+            true => feedback.skip_structure(),
+            false => feedback.observe_structure(input, focus),
+        };
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
             // bytes for the inputs it cannot see whole.
@@ -808,6 +831,15 @@ where
 /// ([`check_described`]): its `Debug` text, bounded (see [`format_bounded`]).
 fn describe<T: Debug>(input: &T) -> String {
     format_bounded(MAX_FORMATTED, format_args!("{input:?}"))
+}
+
+/// Whether a run under `config` ends within its fresh prefix ([`Config::fresh_first`] covers its
+/// case budget: a drop-in under a plain `cargo test`) and nothing keeps a seed found for its
+/// input structure alone: not the kept corpus (it does only in a campaign, see
+/// `corpus::kept`), and no corpus directory (which keeps every seed).
+fn fresh_only(config: &Config) -> bool {
+    let budget = crate::corpus::kept::ReplayBudget::of(config);
+    config.fresh_first >= config.cases && !budget.campaign && config.corpus.is_none()
 }
 
 /// A seed for runs without one: different on every run (the report prints it for replay).

@@ -256,7 +256,7 @@ impl<T> Scheduler<T> {
     }
 
     /// Whether the run is still in its fresh prefix.
-    fn in_fresh_prefix(&self) -> bool {
+    pub(crate) fn in_fresh_prefix(&self) -> bool {
         self.fresh_valid < self.fresh_first.valid
             && self.fresh_discarded < self.fresh_first.discards
     }
