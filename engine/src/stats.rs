@@ -241,14 +241,16 @@ impl Tally {
     }
 }
 
-/// Counts distinct values: an exact set of 64-bit hashes up to a cap, and a HyperLogLog
-/// (4096 registers, ~1.6% error) fed all along, used once the set is full — so memory stays
-/// bounded on a campaign of billions of tests.
+/// Counts distinct values: an exact set of 64-bit hashes up to a cap, then a HyperLogLog
+/// (4096 registers, ~1.6% error), so memory stays bounded on a campaign of billions of tests.
+/// The registers are filled from the set when it overflows (a register holds a maximum over
+/// the hashes seen, which the set holds each once), so a run that never overflows, every
+/// plain `cargo test`, neither allocates nor updates them.
 #[derive(Debug)]
 pub(crate) struct UniqueCounter {
     exact: HashSet<u64, BuildHasherDefault<Identity>>,
-    overflowed: bool,
-    registers: Box<[u8; UniqueCounter::REGISTERS]>,
+    /// Empty until the set overflows.
+    registers: Vec<u8>,
 }
 
 impl UniqueCounter {
@@ -258,29 +260,36 @@ impl UniqueCounter {
     pub(crate) fn new() -> Self {
         UniqueCounter {
             exact: HashSet::default(),
-            overflowed: false,
-            registers: Box::new([0; Self::REGISTERS]),
+            registers: Vec::new(),
         }
     }
 
     /// Counts `hash`, a uniformly distributed hash of a value.
     pub(crate) fn insert(&mut self, hash: u64) {
+        if self.registers.is_empty() {
+            self.exact.insert(hash);
+            if self.exact.len() >= Self::EXACT_CAP {
+                self.registers = vec![0; Self::REGISTERS];
+                for hash in std::mem::take(&mut self.exact) {
+                    self.register(hash);
+                }
+            }
+        } else {
+            self.register(hash);
+        }
+    }
+
+    /// Folds `hash` into the HyperLogLog registers.
+    fn register(&mut self, hash: u64) {
         let register = (hash as usize) & (Self::REGISTERS - 1);
         let rank = ((hash >> 12) | (1 << 52)).trailing_zeros() as u8 + 1;
         if rank > self.registers[register] {
             self.registers[register] = rank;
         }
-        if !self.overflowed {
-            self.exact.insert(hash);
-            if self.exact.len() >= Self::EXACT_CAP {
-                self.overflowed = true;
-                self.exact = HashSet::default();
-            }
-        }
     }
 
     pub(crate) fn count(&self) -> u64 {
-        if !self.overflowed {
+        if self.registers.is_empty() {
             return self.exact.len() as u64;
         }
         let m = Self::REGISTERS as f64;
@@ -430,6 +439,7 @@ mod tests {
             counter.insert(hash_bytes(&i.to_le_bytes()));
         }
         assert_eq!(counter.count(), 1000);
+        assert!(counter.registers.is_empty(), "no estimate before the cap");
         for i in 0u32..200_000 {
             counter.insert(hash_bytes(&i.to_le_bytes()));
         }
