@@ -33,9 +33,11 @@
 //!    result (`IntoOutcome`) into a `Verdict` (`fuzzer/artifacts.rs`, `executor.rs`,
 //!    `outcome.rs`).
 //! 7. `Feedback::observe` folds the run's coverage, labels, targets and `assume!` scores into
-//!    the state, `Feedback::observe_structure` the input's shape, giving its `Novelty`; `Tally`
-//!    counts the test (distinct valid inputs by `Mutate::hash_value`) (`stats.rs`,
-//!    `mutate/hash.rs`, `feedback/state.rs`, `feedback/structure.rs`, `feedback/snapshot.rs`).
+//!    the state, `Feedback::observe_structure` the input's shape (not a valid input's while a
+//!    run that ends within its fresh prefix is in it: `Fuzzer::walks_valid`), giving its
+//!    `Novelty`; `Tally` counts the test (distinct valid inputs by `Mutate::hash_value`)
+//!    (`stats.rs`, `mutate/hash.rs`, `feedback/state.rs`, `feedback/structure.rs`,
+//!    `feedback/snapshot.rs`).
 //! 8. If novel, `report_new_coverage` saves the input to the corpus directory and
 //!    `Scheduler::admit` keeps it as a seed with energy; in any case `Scheduler::after_run` spends
 //!    the parent's energy (`fuzzer/artifacts.rs`, `schedule/mod.rs`).
