@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// One feature a seed discovered, for judging later how rare it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Feature {
     Counter(u32),
     Label(u32),
@@ -169,6 +169,30 @@ pub(crate) struct Feedback {
     paths: PathSet,
     /// Set while the run replays saved and kept inputs (see [`replaying`](Self::replaying)).
     replaying: bool,
+    /// What fresh values have reached over the whole run (kept across restarts).
+    fresh: FreshReach,
+}
+
+/// The labels and coverage counters fresh values have reached over a run, and whether the last
+/// fresh value reached one first: what tells the schedule which of mutation's finds the
+/// generator reaches too (see `schedule/arms.rs`).
+#[derive(Clone, Debug, Default)]
+struct FreshReach {
+    labels: Vec<bool>,
+    counters: Vec<bool>,
+    /// Whether the run being observed is of a fresh value.
+    observing: bool,
+    /// Whether the last fresh value reached a label or counter first.
+    reached_new: bool,
+}
+
+impl FreshReach {
+    fn reach(seen: &mut Vec<bool>, index: usize) -> bool {
+        if seen.len() <= index {
+            seen.resize(index + 1, false);
+        }
+        !std::mem::replace(&mut seen[index], true)
+    }
 }
 
 impl Feedback {
@@ -208,6 +232,7 @@ impl Feedback {
             assume_sites: AssumeSiteCounts::default(),
             last_counters_hit: 0,
             paths: PathSet::default(),
+            fresh: FreshReach::default(),
         }
     }
 
@@ -215,8 +240,32 @@ impl Feedback {
     /// per-`assume!`-site counts, which are statistics of the whole run, are kept.
     pub(crate) fn restart(&mut self) {
         let assume_sites = std::mem::take(&mut self.assume_sites);
+        let fresh = std::mem::take(&mut self.fresh);
         *self = Feedback::new(self.sources);
         self.assume_sites = assume_sites;
+        self.fresh = fresh;
+    }
+
+    /// Says that the next run observed is of a fresh value from the generator.
+    pub(crate) fn expect_fresh(&mut self) {
+        self.fresh.observing = true;
+    }
+
+    /// Whether the last run, of a fresh value, reached a label or coverage counter that no fresh
+    /// value had reached before in this run (once per such run).
+    pub(crate) fn take_fresh_reached_new(&mut self) -> bool {
+        std::mem::take(&mut self.fresh.reached_new)
+    }
+
+    /// Whether a fresh value has reached `feature` in this run (never, for the features not
+    /// tracked: structure, scores, paths).
+    pub(crate) fn reached_by_fresh(&self, feature: Feature) -> bool {
+        let reached = |seen: &[bool], index: u32| seen.get(index as usize) == Some(&true);
+        match feature {
+            Feature::Label(id) => reached(&self.fresh.labels, id),
+            Feature::Counter(index) => reached(&self.fresh.counters, index),
+            Feature::Structure(_) | Feature::Score | Feature::Path => false,
+        }
     }
 
     /// Coverage counters hit and coverage features seen so far (for the live status line).
@@ -285,11 +334,18 @@ impl Feedback {
     pub(crate) fn observe(&mut self, valid_len: Option<usize>, discarded_any: bool) -> Novelty {
         let mut novelty = Novelty::default();
         self.discovered.clear();
+        let fresh = std::mem::take(&mut self.fresh.observing);
         if self.sources.coverage {
-            (novelty.coverage, novelty.path) = self.observe_coverage();
+            (novelty.coverage, novelty.path) = self.observe_coverage(fresh);
         }
         with_last_run(|run| {
             self.assume_sites.count(run);
+            if fresh {
+                for &id in &run.labels {
+                    self.fresh.reached_new |=
+                        FreshReach::reach(&mut self.fresh.labels, id as usize);
+                }
+            }
             self.observe_recorded(run, &mut novelty);
         });
         if let (true, Some(len)) = (self.sources.valid_sizes, valid_len) {
@@ -378,11 +434,12 @@ impl Feedback {
 
     /// Folds the run's coverage hits into the state: the new coverage features, and 1 if the
     /// run's path is new while no feature is (see [`PathSet`]).
-    fn observe_coverage(&mut self) -> (u32, u32) {
-        let (seen, hits, discovered) = (
+    fn observe_coverage(&mut self, fresh: bool) -> (u32, u32) {
+        let (seen, hits, discovered, reach) = (
             &mut self.coverage_seen,
             &mut self.counter_hits,
             &mut self.discovered,
+            &mut self.fresh,
         );
         let (mut new_features, mut new_points, mut counters_hit) = (0u32, 0u64, 0u32);
         let edges = coverage::edge_counters_len();
@@ -398,6 +455,9 @@ impl Feedback {
                 hits.resize(index + 1, 0);
             }
             hits[index] = hits[index].saturating_add(1);
+            if fresh {
+                reach.reached_new |= FreshReach::reach(&mut reach.counters, index);
+            }
             let slot = &mut seen[index];
             if *slot & bucket == 0 {
                 if *slot == 0 {

@@ -454,6 +454,7 @@ where
                 let cycle = (self.config.max_size as u64).saturating_add(1);
                 let (size, index) = ((stats.generated % cycle) as usize, stats.generated);
                 stats.generated += 1;
+                self.feedback.expect_fresh();
                 let generate = &mut self.generate;
                 self.provenance
                     .generate(&mut self.cx, generate, size, index)
@@ -636,6 +637,11 @@ where
                 ..Ran::default()
             };
             self.scheduler.after_run(pick, ran);
+        }
+        if self.feedback.take_fresh_reached_new() {
+            let feedback = &self.feedback;
+            self.scheduler
+                .reached_by_fresh(|feature| feedback.reached_by_fresh(feature));
         }
         if self.feedback.take_newly_guided() {
             // The property gives a real signal now: drop the seeds kept for their shape alone.

@@ -191,6 +191,8 @@ pub(crate) struct Scheduler<T> {
     /// mutate (neither is a choice between the arms, so charging it would owe mutation a
     /// catch-up burst of back-to-back mutants once seeds arrive).
     charge: bool,
+    /// The arm of the last charged test when it was kept: the seed admitted next is its find.
+    finder: Option<Arm>,
 }
 
 impl<T> Scheduler<T> {
@@ -210,6 +212,7 @@ impl<T> Scheduler<T> {
             fresh_valid: 0,
             fresh_discarded: 0,
             charge: false,
+            finder: None,
         }
     }
 
@@ -276,14 +279,20 @@ impl<T> Scheduler<T> {
             }
         }
         let charged = pick.filter(|_| std::mem::take(&mut self.charge));
+        self.finder = None;
         if let (Some(arms), Some(pick)) = (&mut self.arms, charged) {
-            match pick {
-                Pick::Generate => arms.record(Arm::Generate, ran.fresh_size),
+            let arm = match pick {
+                Pick::Generate => {
+                    arms.record(Arm::Generate, ran.fresh_size);
+                    Arm::Generate
+                }
                 Pick::Mutate { seed, .. } => {
                     let size = self.queues.get(seed).map(|parent| u64::from(parent.size));
                     arms.record(Arm::Mutate, size);
+                    Arm::Mutate
                 }
-            }
+            };
+            self.finder = ran.kept.then_some(arm);
         }
         let Some(Pick::Mutate { queue, seed, .. }) = pick else {
             return;
@@ -293,6 +302,14 @@ impl<T> Scheduler<T> {
         }
         self.policy
             .after_run(&mut self.queues, queue, seed, productive);
+    }
+
+    /// A fresh value reached features no fresh value had reached before in this run:
+    /// `reached` says which features fresh values have reached (see [`Arms::reached_by_fresh`]).
+    pub(crate) fn reached_by_fresh(&mut self, reached: impl Fn(crate::feedback::Feature) -> bool) {
+        if let Some(arms) = &mut self.arms {
+            arms.reached_by_fresh(reached);
+        }
     }
 
     /// Gives `seed` its starting energy and hands it to the policy, which may keep it in `kind`'s
@@ -305,6 +322,9 @@ impl<T> Scheduler<T> {
         self.novelty_total += u64::from(seed.novelty);
         self.stagnation.epochs |=
             seed.counters_hit > 0 || (seed.comparisons.is_some() && cx.operators().cmplog);
+        if let Some(arms) = &mut self.arms {
+            arms.found(self.finder.take(), &seed.features);
+        }
         self.policy.admit(&mut self.queues, kind, seed, cx);
     }
 
