@@ -25,9 +25,10 @@ pub enum Schedule {
     /// Algorithm 3 of the FuzzChick paper, faithfully: the valid queue's head first, then the
     /// discard queue's head alternating with fresh generation, AFL-style energy, discards a third.
     FuzzChick,
-    /// typefuzz's schedule: fresh generation through the user's generator keeps half the
-    /// work (counted by input size, so large mutants cannot crowd it out), and mutation has
-    /// the rest: a pool that is revisited, fresh finds first (LIFO), energy doubled for
+    /// typefuzz's schedule: fresh generation through the user's generator keeps at least half
+    /// the work (counted by input size, so large mutants cannot crowd it out) and up to nine
+    /// tenths when mutation finds nothing the generator does not reach too; mutation has the
+    /// rest: a pool that is revisited, fresh finds first (LIFO), energy doubled for
     /// productive seeds, stacked mutations, favour for seeds that found more.
     #[default]
     Default,

@@ -8,7 +8,8 @@
 //! fuzzing a seed makes its features common, so attention rebalances by itself), then the less
 //! fuzzed seed, then merit (finds made, novelty brought), then the smaller seed. Some tests stack
 //! several mutations. Fresh generation is not this policy's choice: the scheduler shares the
-//! work between it and mutation by what each yields (`schedule/arms.rs`). Valid seeds
+//! work between it and mutation by what mutation finds that the generator does not reach
+//! (`schedule/arms.rs`). Valid seeds
 //! are picked more often than discarded ones when both queues have some. A full queue evicts the
 //! least meritorious of a few pool seeds. After a long stagnation the search starts over.
 

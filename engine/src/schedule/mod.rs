@@ -9,8 +9,9 @@
 //! find); what differs between schedules is a [`Policy`], one per [`Schedule`]:
 //!
 //! - [`Schedule::FuzzChick`] ([`fuzzchick`]): Algorithm 3 of the FuzzChick paper, faithfully.
-//! - [`Schedule::Default`] ([`default`]): fresh generation keeps half the work ([`arms`]),
-//!   after a prefix of fresh tests ([`Config::fresh_first`](crate::Config::fresh_first));
+//! - [`Schedule::Default`] ([`default`]): fresh generation keeps at least half the work, and
+//!   more while mutation finds nothing the generator does not reach too ([`arms`]), after a
+//!   prefix of fresh tests ([`Config::fresh_first`](crate::Config::fresh_first));
 //!   mutation gets LIFO fresh finds, a revisited pool, rarity tournaments, stacked mutations,
 //!   restarts after long stagnation (and, with coverage or input-to-state feedback, after each
 //!   fixed-length epoch, keeping the widest seed).
