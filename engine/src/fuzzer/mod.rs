@@ -678,6 +678,7 @@ where
             kept: true,
             valid,
             fresh_size,
+            scored: novelty.targets + novelty.assumes > 0,
         };
         self.scheduler.after_run(pick, ran);
         self.tally.count_kept(&self.provenance.applied);

@@ -51,6 +51,8 @@ pub(crate) struct Ran {
     pub(crate) valid: bool,
     /// The codec size of a fresh input, when it was measured.
     pub(crate) fresh_size: Option<u64>,
+    /// Whether the input raised a target or an `assume!` score.
+    pub(crate) scored: bool,
 }
 
 impl Ran {
@@ -61,6 +63,7 @@ impl Ran {
             kept,
             valid: true,
             fresh_size: None,
+            scored: false,
         }
     }
 }
@@ -294,6 +297,9 @@ impl<T> Scheduler<T> {
                 }
             };
             self.finder = ran.kept.then_some(arm);
+            if ran.scored && arm == Arm::Mutate {
+                arms.climbed();
+            }
         }
         let Some(Pick::Mutate { queue, seed, .. }) = pick else {
             return;
