@@ -401,11 +401,10 @@ impl Feedback {
 
     /// Leaves the last run's input unobserved by structure coverage (see `Fuzzer::walks_valid`):
     /// no new features, and a seed kept from it does not have its structure known.
-    pub(crate) fn skip_structure(&mut self) -> u32 {
+    pub(crate) fn skip_structure(&mut self) {
         if let Some(map) = &mut self.structure {
             map.walked = false;
         }
-        0
     }
 
     /// Whether every structure feature of the last input observed is in the map (its walk was

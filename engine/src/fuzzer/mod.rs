@@ -587,9 +587,11 @@ where
         let valid_len = (valid && feedback.wants_valid_len(discards))
             .then(|| artifacts.last_input(input).len());
         let mut novelty = feedback.observe(valid_len, discards > 0);
-        novelty.structure = match valid && !walk_valid {
-            true => feedback.skip_structure(),
-            false => feedback.observe_structure(input, focus),
+        novelty.structure = if valid && !walk_valid {
+            feedback.skip_structure();
+            0
+        } else {
+            feedback.observe_structure(input, focus)
         };
         if valid {
             // Distinct inputs by `Mutate::hash_value` (one pass over the leaves); by the codec
