@@ -414,6 +414,12 @@ impl Feedback {
         !self.guided && self.structure.as_ref().is_some_and(|map| map.walked)
     }
 
+    /// Whether the property has shown a signal other than input structure in the current
+    /// search (labels, coverage, scores, valid sizes): structure coverage then keeps no seeds.
+    pub(crate) fn guided(&self) -> bool {
+        self.guided
+    }
+
     /// Whether another source has just taken over from structure coverage (true once per run):
     /// the seeds structure kept should then be dropped, or their number would dilute the
     /// seeds the real signal keeps (see [`observe_structure`](Self::observe_structure)).

@@ -645,6 +645,9 @@ where
             self.scheduler
                 .reached_by_fresh(|feature| feedback.reached_by_fresh(feature));
         }
+        if self.feedback.guided() {
+            self.scheduler.signal_beyond_structure();
+        }
         if self.feedback.take_newly_guided() {
             // The property gives a real signal now: drop the seeds kept for their shape alone.
             self.scheduler

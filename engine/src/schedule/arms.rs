@@ -37,8 +37,14 @@
 //! `engine/tests/precondition.rs`'s guided run fell from more than five times generation's to
 //! 2.8 times). Valid sizes and coverage paths are not credited: they are judged against the
 //! current search, which a restart forgets, and valid sizes are what mutation finds most where
-//! it finds valid inputs but not the bug. Input-structure features are credited but never
-//! taken back (which of them a fresh value reaches is not tracked).
+//! it finds valid inputs but not the bug. Input-structure features are credited only while
+//! structure is the only signal the run has had ([`Arms::signal_beyond_structure`]), and never
+//! taken back (which of them a fresh value reaches is not tracked). Once the property has shown
+//! a label, a counter, a score or a valid size, structure coverage stops keeping seeds, until a
+//! restart forgets the signal and the shapes mutants reach in the short stretch before the
+//! property shows it again are new to the run: credited, a dozen of them from a few mutants
+//! kept mutation at its half for tens of millions of units of work on a workload where only
+//! fresh values found the bug.
 //!
 //! **Work is counted in cost units, not tests and not seconds.** Not tests: a mutant of a large
 //! seed costs many times a small fresh value (building, copying, walking, running and dropping
@@ -139,6 +145,9 @@ pub(crate) struct Arms {
     credit: Credit,
     /// Every feature the run has found, across restarts.
     seen: HashSet<Feature>,
+    /// Whether input-structure features still earn credit: until the property shows another
+    /// signal (see [`Arms::signal_beyond_structure`]).
+    structure_credited: bool,
     /// Generation's share of the work now.
     share: f64,
     /// Work generation is owed at its share of the work charged so far (negative: ahead).
@@ -157,6 +166,7 @@ impl Default for Arms {
                 prior: 1.0,
             },
             seen: HashSet::new(),
+            structure_credited: true,
             share: GENERATE_FLOOR,
             owed: 0.0,
         }
@@ -211,10 +221,11 @@ impl Arms {
     pub(crate) fn found(&mut self, arm: Option<Arm>, features: &[Feature]) {
         for &feature in features {
             // Scores and paths are relative to the search, which a restart forgets.
-            let lasting = matches!(
-                feature,
-                Feature::Counter(_) | Feature::Label(_) | Feature::Structure(_)
-            );
+            let lasting = match feature {
+                Feature::Counter(_) | Feature::Label(_) => true,
+                Feature::Structure(_) => self.structure_credited,
+                Feature::Score | Feature::Path => false,
+            };
             if !lasting || !self.seen.insert(feature) || arm != Some(Arm::Mutate) {
                 continue;
             }
@@ -226,6 +237,15 @@ impl Arms {
             self.credit.finds.push_back((feature, self.work));
         }
         self.share = self.share_now();
+    }
+
+    /// The property has shown a signal other than input structure (a label, a coverage counter,
+    /// a score, a valid size): from now on, for the rest of the run, input-structure features
+    /// earn mutation no credit. Structure coverage keeps seeds only until such a signal shows,
+    /// so the structure features found after it are those of the stretch a restart opens before
+    /// the property shows its signal again: shapes, not finds about the property.
+    pub(crate) fn signal_beyond_structure(&mut self) {
+        self.structure_credited = false;
     }
 
     /// A mutant raised a target or an `assume!` score: a climb the search makes, worth one find
@@ -362,6 +382,21 @@ mod tests {
         arms.found(Some(Arm::Mutate), &[Feature::Score, Feature::Path]);
         assert_eq!(arms.share, GENERATE_CEILING);
         arms.found(Some(Arm::Mutate), &[Feature::Structure(3)]);
+        assert_eq!(arms.share, GENERATE_FLOOR);
+    }
+
+    #[test]
+    fn structure_earns_no_credit_once_the_property_showed_another_signal() {
+        let mut arms = Arms::new();
+        arms.record(Arm::Generate, Some(100 * PRIOR_HALF_LIFE as u64));
+        arms.signal_beyond_structure();
+        arms.found(
+            Some(Arm::Mutate),
+            &[Feature::Structure(3), Feature::Structure(4)],
+        );
+        assert_eq!(arms.share, GENERATE_CEILING);
+        // Labels and counters still do.
+        arms.found(Some(Arm::Mutate), &[Feature::Label(1)]);
         assert_eq!(arms.share, GENERATE_FLOOR);
     }
 

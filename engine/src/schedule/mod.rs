@@ -319,6 +319,14 @@ impl<T> Scheduler<T> {
         }
     }
 
+    /// The property has shown a signal other than input structure (see
+    /// [`Arms::signal_beyond_structure`]).
+    pub(crate) fn signal_beyond_structure(&mut self) {
+        if let Some(arms) = &mut self.arms {
+            arms.signal_beyond_structure();
+        }
+    }
+
     /// Gives `seed` its starting energy and hands it to the policy, which may keep it in `kind`'s
     /// queue.
     pub(crate) fn admit(&mut self, kind: QueueKind, mut seed: Seed<T>, cx: &mut Context) {
