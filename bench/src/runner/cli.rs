@@ -135,7 +135,8 @@ pub(crate) struct SancovArgs {
     after_help = "Without --throughput or --ci: the tasks, each a (bug, property) pair, \
                         every tool `--seeds` times. Outputs (in --out, each replacing the \
                         previous run of its mode and set): campaign-<set>.csv/.md, \
-                        framework-<set>.csv/.md, throughput.csv/.md, ci.csv/.md."
+                        framework-<set>.csv/.md, throughput.csv/.md, ci.csv/.md, \
+                        recheck-<set>.csv/.md."
 )]
 pub(crate) struct DropinArgs {
     /// Which workloads: the held-out evaluation set (stlc, rbt, heap), the development set
@@ -182,6 +183,10 @@ pub(crate) struct DropinArgs {
     /// With `--ci`: stops each drop-in trial after 20 tests, to show the line failing.
     #[arg(long, requires = "ci")]
     pub(crate) weaken_dropins: bool,
+    /// Re-runs the tasks a campaign's CSV marks worse for a drop-in, for it and its plain
+    /// framework, with `--seeds` seeds the campaign did not use; writes recheck-<set>.csv/.md.
+    #[arg(long, value_name = "CSV", conflicts_with_all = ["throughput", "ci", "cases", "cap"])]
+    pub(crate) recheck: Option<PathBuf>,
 }
 
 /// `per-test-cost`'s arguments.

@@ -9,6 +9,7 @@
 //! cargo run --release -p typefuzz-bench -- dropin --throughput SECONDS [--set S] [--workloads a,b]
 //!     [--tools a,b] [--jobs N] [--out DIR]
 //! cargo run --release -p typefuzz-bench -- dropin --ci [--weaken-dropins] [--jobs N]
+//! cargo run --release -p typefuzz-bench -- dropin --recheck CAMPAIGN.csv [--seeds N] [--jobs N]
 //! ```
 //!
 //! **Workloads** ([`workloads`]): the evaluation set, on which nothing is ever tuned (the typed
@@ -34,13 +35,20 @@
 //!
 //! **Outputs** (in `--out`, default `bench/results/dropin`, each replacing the previous run of
 //! its mode and set): `campaign-<set>.csv`/`.md` (`<set>`: `evaluation`, `development` or
-//! `all`), `framework-<set>.csv`/`.md`, `throughput.csv`/`.md`, `ci.csv`/`.md`.
+//! `all`), `framework-<set>.csv`/`.md`, `throughput.csv`/`.md`, `ci.csv`/`.md`,
+//! `recheck-<set>.csv`/`.md`.
+//!
+//! **`--recheck CAMPAIGN.csv`** ([`recheck`]): the tasks a campaign marked worse for a drop-in,
+//! run again for it and its plain framework with `--seeds` new seeds, with medians of tests to
+//! failure beside the times: five seeds of a near-exponential time to failure cannot tell a
+//! slower drop-in from an unlucky draw.
 //!
 //! **`--ci`**: the bounded regression line over the evaluation set ([`ci`]); exits 1 if on any
 //! workload a drop-in finds fewer tasks than its plain framework. `--weaken-dropins` stops each
 //! drop-in trial after 20 tests, to show the line failing.
 
 mod ci;
+mod recheck;
 mod report;
 pub(crate) mod trial;
 mod workloads;
@@ -145,11 +153,40 @@ pub(crate) struct Row {
     pub(crate) outcome: Outcome,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+impl Row {
+    /// A trial of `spec` not run yet: `bug` `None` is a control.
+    pub(crate) fn planned(
+        spec: &Spec,
+        tool: Tool,
+        bug: Option<String>,
+        property: &str,
+        seed: u64,
+        budget: Budget,
+    ) -> Row {
+        Row {
+            set: spec.set,
+            workload: spec.name,
+            control: bug.is_none(),
+            request: Request {
+                workload: spec.name.to_string(),
+                tool,
+                bug,
+                property: property.to_string(),
+                seed,
+                budget,
+                dropin_max_tests: None,
+            },
+            outcome: Outcome::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
 enum Mode {
     Tasks,
     Throughput(Duration),
     Ci,
+    Recheck(PathBuf),
 }
 
 #[derive(Debug)]
@@ -175,10 +212,11 @@ impl Options {
     /// `runner::cli`); `command` is the command line the reports record.
     fn new(flags: super::cli::DropinArgs, command: String) -> Options {
         Options {
-            mode: match (flags.throughput, flags.ci) {
-                (Some(seconds), _) => Mode::Throughput(seconds),
-                (None, true) => Mode::Ci,
-                (None, false) => Mode::Tasks,
+            mode: match (flags.throughput, flags.ci, flags.recheck) {
+                (Some(seconds), _, _) => Mode::Throughput(seconds),
+                (None, true, _) => Mode::Ci,
+                (None, false, Some(campaign)) => Mode::Recheck(campaign),
+                (None, false, None) => Mode::Tasks,
             },
             sets: match flags.set.as_str() {
                 "evaluation" => vec![Set::Evaluation],
@@ -214,10 +252,11 @@ pub(crate) fn workload_names() -> Vec<&'static str> {
 /// drop-in solved fewer tasks than its plain framework).
 pub(crate) fn run_cli(flags: super::cli::DropinArgs, command: String) -> i32 {
     let options = Options::new(flags, command);
-    match options.mode {
+    match &options.mode {
         Mode::Tasks => run_tasks(&options),
-        Mode::Throughput(seconds) => run_throughput(&options, seconds),
+        Mode::Throughput(seconds) => run_throughput(&options, *seconds),
         Mode::Ci => ci::run(&options),
+        Mode::Recheck(campaign) => recheck::run(&options, campaign),
     }
 }
 
@@ -281,26 +320,14 @@ fn selected(options: &Options) -> Vec<Spec> {
 fn plan(specs: &[Spec], tools: &[Tool], seeds: usize, base: u64, budget: Budget) -> Vec<Row> {
     let mut rows = Vec::new();
     for spec in specs {
-        let tasks = (spec.tasks)().into_iter().map(|(b, p)| (Some(b), p, false));
-        let controls = (spec.controls)().into_iter().map(|p| (None, p, true));
-        for (bug, property, control) in tasks.chain(controls) {
+        let tasks = (spec.tasks)().into_iter().map(|(b, p)| (Some(b), p));
+        let controls = (spec.controls)().into_iter().map(|p| (None, p));
+        for (bug, property) in tasks.chain(controls) {
             for trial in 0..seeds {
                 for &tool in tools {
-                    rows.push(Row {
-                        set: spec.set,
-                        workload: spec.name,
-                        request: Request {
-                            workload: spec.name.to_string(),
-                            tool,
-                            bug: bug.map(str::to_string),
-                            property: property.to_string(),
-                            seed: super::trial_seed(base, trial),
-                            budget,
-                            dropin_max_tests: None,
-                        },
-                        control,
-                        outcome: Outcome::default(),
-                    });
+                    let seed = super::trial_seed(base, trial);
+                    let bug = bug.map(str::to_string);
+                    rows.push(Row::planned(spec, tool, bug, property, seed, budget));
                 }
             }
         }
@@ -558,6 +585,11 @@ mod tests {
         assert!(parse(&["dropin", "--tools", "afl"]).is_err());
         assert!(parse(&["dropin", "--weaken-dropins"]).is_err());
         assert!(parse(&["dropin", "--cap", "5", "--cases", "framework"]).is_err());
+        // A recheck takes the campaign's budget, and is a mode of its own.
+        assert!(parse(&["dropin", "--recheck", "c.csv", "--cap", "3"]).is_err());
+        assert!(parse(&["dropin", "--recheck", "c.csv", "--ci"]).is_err());
+        let options = parse(&["dropin", "--recheck", "c.csv", "--seeds", "20"]).unwrap();
+        assert_eq!(options.mode, Mode::Recheck(PathBuf::from("c.csv")));
         let options = parse(&["dropin", "--cases", "framework", "--seeds", "5"]).unwrap();
         assert_eq!(options.budget, Budget::Framework);
         assert_eq!(options.seeds, 5);

@@ -107,7 +107,7 @@ impl Cell {
         self.found.iter().filter(|&&f| f).count()
     }
 
-    fn median(&self) -> Option<f64> {
+    pub(crate) fn median(&self) -> Option<f64> {
         median(&self.capped_seconds)
     }
 }
