@@ -22,8 +22,6 @@ use std::any::Any;
 use std::cell::Cell;
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 use proptest::test_runner::{Config as ProptestConfig, FailurePersistence, PersistedSeed};
 
@@ -153,24 +151,35 @@ pub(super) fn replay_config(config: &ProptestConfig) -> ProptestConfig {
 }
 
 /// The failure persistence of a recording runner's config: persists nothing and counts every
-/// clone of itself, in a count its clones share. A recording counts with it the streams derived
-/// through `TestRunner::partial_clone` (a union's arms before the picked one, a `prop_flat_map`
-/// value's runner), which proptest never reads while it builds a value; a stream derived
-/// through `TestRunner::new_rng` (`prop_perturb`, shuffles, samples), which a value reads, is
-/// not counted (see [`Recording::draw`](super::Recording::draw)).
-#[derive(Debug, Clone, Default)]
-pub(super) struct CloneCount(Arc<AtomicUsize>);
+/// clone of itself. A recording counts with it the streams derived through
+/// `TestRunner::partial_clone` (a union's arms before the picked one, a `prop_flat_map` value's
+/// runner), which proptest never reads while it builds a value; a stream derived through
+/// `TestRunner::new_rng` (`prop_perturb`, shuffles, samples), which a value reads, is not
+/// counted (see [`Recording::draw`](super::Recording::draw)).
+///
+/// The count is the thread's ([`CLONES`]), and the persistence itself holds nothing: proptest
+/// clones it for every derived stream, and a value of a recursive strategy derives dozens, so
+/// a clone must not allocate (a zero-sized `Box` does not) nor touch a shared counter. A
+/// recording reads the count before and after a value is built on its thread, which is where
+/// proptest builds it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CloneCount;
+
+thread_local! {
+    /// Clones of a [`CloneCount`] made on this thread so far.
+    static CLONES: Cell<usize> = const { Cell::new(0) };
+}
 
 impl CloneCount {
-    /// Clones so far.
+    /// Clones made on this thread so far: a recording takes the difference around a build.
     pub(super) fn get(&self) -> usize {
-        self.0.load(Ordering::Relaxed)
+        CLONES.with(Cell::get)
     }
 
     /// `config` with this count as its persistence: the config of a recording runner.
     pub(super) fn config(&self, config: &ProptestConfig) -> ProptestConfig {
         let mut config = config.clone();
-        config.failure_persistence = Some(Box::new(self.clone()));
+        config.failure_persistence = Some(Box::new(CloneCount));
         config
     }
 }
@@ -179,8 +188,8 @@ impl FailurePersistence for CloneCount {
     persists_nothing!();
 
     fn box_clone(&self) -> Box<dyn FailurePersistence> {
-        self.0.fetch_add(1, Ordering::Relaxed);
-        Box::new(self.clone())
+        CLONES.with(|clones| clones.set(clones.get().wrapping_add(1)));
+        Box::new(CloneCount)
     }
 
     fn eq(&self, other: &dyn FailurePersistence) -> bool {
