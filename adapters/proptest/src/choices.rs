@@ -613,6 +613,8 @@ pub struct Recording {
     /// Clones of the runner's config so far: the streams derived through
     /// `TestRunner::partial_clone`, which a value never reads while it is built.
     clones: forks::CloneCount,
+    /// The clone count at the last [`settle`](Recording::settle).
+    clones_settled: usize,
     /// Bytes recorded up to the last [`settle`](Recording::settle).
     recorded: usize,
     /// Whether `settle` reads the stream's next word from the stream itself (a continuing
@@ -639,6 +641,7 @@ impl Recording {
             config: config.clone(),
             reference: Reference::new(seed),
             derived: Some(0),
+            clones_settled: clones.get(),
             clones,
             recorded: 0,
             probe_in_place: false,
@@ -754,17 +757,29 @@ impl Recording {
         } else {
             self.runner.rng().clone().next_u32()
         };
+        // The streams derived through config clones since the last settle (`CloneCount`) are
+        // usually all there were: the word is looked for there first, one read of the
+        // reference, and only then at every step from the last position on (stepping over
+        // dozens of derived streams' words costs as much ChaCha as a small value's draw).
+        let clones = self.clones.get();
+        let counted = clones.wrapping_sub(self.clones_settled);
+        self.clones_settled = clones;
         self.derived = None;
-        for extra in 0..=MAX_DERIVED {
-            let offset = recorded + 32 * (derived + extra);
-            if offset % WORD != 0 {
-                break;
-            }
-            if self.reference.word(offset / WORD) == next {
-                self.derived = Some(derived + extra);
-                break;
-            }
+        if recorded % WORD != 0 {
+            return record;
         }
+        let reference = &mut self.reference;
+        let mut is_next = |extra: usize| {
+            let offset = recorded + 32 * (derived + extra);
+            reference.word(offset / WORD) == next
+        };
+        let predicted = counted.saturating_mul(words_per_derive() * WORD) / 32;
+        let extra = if predicted <= MAX_DERIVED && is_next(predicted) {
+            Some(predicted)
+        } else {
+            (0..=MAX_DERIVED).find(|&extra| extra != predicted && is_next(extra))
+        };
+        self.derived = extra.map(|extra| derived + extra);
         record
     }
 }
