@@ -1468,6 +1468,58 @@ mod tests {
         assert!(choices.is_seeded());
     }
 
+    /// A strategy that clones its runner's config without deriving a stream, then draws a word:
+    /// the clone count predicts a derived stream that is not there.
+    #[derive(Debug)]
+    struct ClonesTheConfig;
+
+    impl Strategy for ClonesTheConfig {
+        type Tree = proptest::strategy::Just<u32>;
+        type Value = u32;
+
+        fn new_tree(&self, runner: &mut TestRunner) -> proptest::strategy::NewTree<Self> {
+            let _ = runner.config().clone();
+            Ok(proptest::strategy::Just(runner.rng().next_u32()))
+        }
+    }
+
+    #[test]
+    fn a_clone_that_derives_nothing_does_not_move_the_count() {
+        use proptest::prelude::*;
+        let config = ProptestConfig::default();
+        let union = prop_oneof![Just(0u8), 1..9u8, 9..20u8];
+        let plain = proptest::collection::vec(any::<u16>(), 0..8);
+        let mut stream = Recording::continuing(&config, [6; 32]);
+        for round in 0..100 {
+            // Never lost its positions; spent only by its length.
+            assert!(stream.derived.is_some(), "round {round}");
+            if stream.is_spent() {
+                stream = Recording::continuing(&config, [round; 32]);
+            }
+            // Predicted one derived stream, found none: the search from the last position
+            // finds the stream's next word where it is.
+            let (tree, choices) = stream.draw(&ClonesTheConfig).unwrap();
+            assert_eq!((choices.is_seeded(), choices.derived), (false, 0));
+            assert_eq!(
+                choices.replay(&ClonesTheConfig, &config).unwrap().current(),
+                tree.current()
+            );
+            // So the values after it keep their positions: kept as bytes, replayed exactly.
+            let (tree, choices) = stream.draw(&union).unwrap();
+            assert!(!choices.is_seeded(), "{choices:?}");
+            assert_eq!(
+                choices.replay(&union, &config).unwrap().current(),
+                tree.current()
+            );
+            let (tree, choices) = stream.draw(&plain).unwrap();
+            assert_eq!((choices.is_seeded(), choices.derived), (false, 0));
+            assert_eq!(
+                choices.replay(&plain, &config).unwrap().current(),
+                tree.current()
+            );
+        }
+    }
+
     #[test]
     fn values_that_read_a_derived_stream_stay_seeded() {
         use proptest::prelude::*;
