@@ -2,9 +2,9 @@
 //!
 //! A time to failure is close to exponential when a bug is found by one lucky input in many:
 //! the median of five such times has a wide spread, and the ratio of two medians of five
-//! comes out above 1.5x by chance for tools of the same speed (a run of 30 seeds each on a
-//! bug of the typed expression language gave plain quickcheck medians of 2.3k tests over
-//! its first five seeds and 10.5k over thirty). So a task a campaign marks worse is
+//! comes out above 1.5x by chance for tools of the same speed (on a bug of the typed
+//! expression language plain quickcheck's median was 2.3k tests over a campaign's five seeds
+//! and 10.5k over thirty others). So a task a campaign marks worse is
 //! re-run for the drop-in and its plain framework with `--seeds` seeds the campaign did not
 //! use, and judged again by the same rule on them; the report gives the medians of tests to
 //! failure beside the times, since tests do not move with the machine's load.
