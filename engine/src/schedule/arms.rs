@@ -368,11 +368,17 @@ mod tests {
         assert_eq!(arms.share, GENERATE_CEILING);
     }
 
+    /// Arms after one fresh test long enough for mutation's prior credit to be gone.
+    fn past_the_prior() -> Arms {
+        let mut arms = Arms::new();
+        arms.record(Arm::Generate, Some(100 * PRIOR_HALF_LIFE as u64));
+        arms
+    }
+
     #[test]
     fn only_features_new_to_the_run_and_found_by_mutation_are_credited() {
-        let mut arms = Arms::new();
+        let mut arms = past_the_prior();
         // The prior credit gone, nothing found yet: generation at its ceiling.
-        arms.record(Arm::Generate, Some(100 * PRIOR_HALF_LIFE as u64));
         assert_eq!(arms.share, GENERATE_CEILING);
         // Found first by a fresh value, or by a test of the fresh prefix: not mutation's.
         arms.found(Some(Arm::Generate), &[Feature::Label(1)]);
@@ -387,8 +393,7 @@ mod tests {
 
     #[test]
     fn structure_earns_no_credit_once_the_property_showed_another_signal() {
-        let mut arms = Arms::new();
-        arms.record(Arm::Generate, Some(100 * PRIOR_HALF_LIFE as u64));
+        let mut arms = past_the_prior();
         arms.signal_beyond_structure();
         arms.found(
             Some(Arm::Mutate),
